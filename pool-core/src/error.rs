@@ -1,0 +1,91 @@
+use crate::Handle;
+
+/// [`create`](crate::Pool::create) found no free slot: every object in the pool is live.
+///
+/// Nothing changed: the closure was not called and no object was touched. This is the seed's
+/// "just don't create": a particle burst that does not fit is simply smaller. To tune the size,
+/// read [`Stats::high_water`](crate::Stats::high_water) after a busy run.
+///
+/// ```
+/// use pooled::{PoolFull, Pooled};
+///
+/// #[derive(Pooled)]
+/// #[pool(size = 1)]
+/// struct Boss {
+///     hit_points: u32,
+/// }
+///
+/// let mut pool = BossPool::new();
+/// pool.create(|b| b.hit_points = 900).unwrap();
+/// let error: PoolFull = pool.create(|b| b.hit_points = 900).unwrap_err();
+/// assert_eq!(error.capacity(), 1);
+/// assert_eq!(error.to_string(), "pool is full: all 1 slots hold live objects");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("pool is full: all {capacity} slots hold live objects")]
+pub struct PoolFull {
+    capacity: usize,
+}
+
+impl PoolFull {
+    pub(crate) const fn new(capacity: usize) -> Self {
+        Self { capacity }
+    }
+
+    /// The capacity of the pool that was full.
+    pub const fn capacity(&self) -> usize {
+        self.capacity
+    }
+}
+
+/// [`release`](crate::Pool::release) was given a handle whose object is no longer live: it was
+/// released before (perhaps its slot now holds another object), or the handle belongs to another
+/// pool.
+///
+/// Nothing changed.
+///
+/// ```
+/// use pooled::{Pooled, StaleHandle};
+///
+/// #[derive(Pooled)]
+/// #[pool(size = 4)]
+/// struct Bullet {
+///     damage: u32,
+/// }
+///
+/// let mut pool = BulletPool::new();
+/// let bullet = pool.create(|b| b.damage = 3).unwrap();
+/// pool.release(bullet).unwrap();
+/// let error: StaleHandle = pool.release(bullet).unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     "handle 0v1 does not name a live object: it was released, or it is from another pool"
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "handle {index}v{generation} does not name a live object: it was released, or it is from another pool"
+)]
+pub struct StaleHandle {
+    index: usize,
+    generation: u32,
+}
+
+impl StaleHandle {
+    pub(crate) fn new<T>(handle: Handle<T>) -> Self {
+        Self {
+            index: handle.index(),
+            generation: handle.generation().get(),
+        }
+    }
+
+    /// The slot index of the stale handle.
+    pub const fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The generation of the stale handle.
+    pub const fn generation(&self) -> u32 {
+        self.generation
+    }
+}

@@ -1,0 +1,57 @@
+//! The runtime behind [`pooled`](https://docs.rs/pooled): a fixed-size pool engine with
+//! generational handles and field-by-field reset.
+//!
+//! Use it through the `pooled` crate, which re-exports everything here next to the
+//! `#[derive(Pooled)]` and `#[derive(Reset)]` macros that drive it:
+//!
+//! ```
+//! use pooled::Pooled;
+//!
+//! #[derive(Pooled)]
+//! #[pool(size = 64)]
+//! struct Bullet {
+//!     x: f32,
+//!     y: f32,
+//!     hits: Vec<u32>,
+//! }
+//!
+//! let mut bullets = BulletPool::new();
+//! let b = bullets.create(|b| b.x = 4.0).unwrap();
+//! bullets.get_mut(b).unwrap().hits.push(7);
+//! bullets.release(b).unwrap();
+//! assert!(bullets.get(b).is_none());
+//! ```
+//!
+//! Without the default `std` feature the crate is `#![no_std]` and needs only `alloc`; `std`
+//! adds [`Reset`] for `HashMap` and `HashSet`.
+#![no_std]
+#![warn(missing_docs)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod error;
+mod handle;
+mod iter;
+mod occupancy;
+mod pool;
+mod pooled;
+mod reset;
+mod slot;
+mod stats;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use crate::error::{PoolFull, StaleHandle};
+pub use crate::handle::Handle;
+pub use crate::iter::{Iter, IterMut};
+pub use crate::pool::Pool;
+pub use crate::pooled::{PoolToken, Pooled};
+pub use crate::reset::Reset;
+pub use crate::stats::Stats;
+
+#[cfg(test)]
+mod tests;

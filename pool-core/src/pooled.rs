@@ -1,0 +1,57 @@
+use core::marker::PhantomData;
+
+/// A type that lives in a [`Pool`](crate::Pool): its default capacity, how to build it blank and
+/// how to reset it field by field.
+///
+/// Implement it with `#[derive(Pooled)]`, which also generates the typed pool (`ParticlePool` for
+/// `Particle`). The derive writes the reset code from the struct's fields; see the crate docs for
+/// the attributes that tune it.
+///
+/// The pool calls the methods; user code has no reason to. [`blank`](Pooled::blank) cannot be
+/// called from user code at all, because only the pool can make the [`PoolToken`] it takes, which
+/// keeps the pool the only way to build a pooled object.
+///
+/// An object is reset in two halves. [`reset_at_release`](Pooled::reset_at_release) runs when the
+/// object is released: it resets every field that owns something (a type that needs drop, such as
+/// a `Vec`, an `Rc` or a `Box`), so buffers are cleared and references let go at once.
+/// [`reset_at_reuse`](Pooled::reset_at_reuse) runs when the slot is reused, right before the
+/// caller's `init`: it resets the plain data (types without drop glue, such as numbers), where the
+/// optimizer can fold the reset into `init`'s own stores. A released object is unreachable, so
+/// the split is invisible: every object a user sees was reset completely.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored in a pool",
+    label = "`{Self}` does not implement `pooled::Pooled`",
+    note = "add `#[derive(pooled::Pooled)]` and `#[pool(size = N)]` to the struct"
+)]
+pub trait Pooled: Sized {
+    /// The number of slots [`Pool::new`](crate::Pool::new) builds, from `#[pool(size = N)]`.
+    const SIZE: usize;
+
+    /// Builds a blank object, exactly as [`reset_at_release`](Pooled::reset_at_release) followed
+    /// by [`reset_at_reuse`](Pooled::reset_at_reuse) would leave it (apart from retained capacity
+    /// and `keep` fields, which start from `Default`).
+    fn blank(token: PoolToken<'_>) -> Self;
+
+    /// Resets the fields that own something. Runs when the object is released.
+    fn reset_at_release(&mut self);
+
+    /// Resets the plain-data fields. Runs when the slot is reused, before `init`.
+    fn reset_at_reuse(&mut self);
+}
+
+/// Proof that the pool is the caller of [`Pooled::blank`].
+///
+/// Only the pool can make one, and the lifetime keeps it from being stored for later, so a pooled
+/// object cannot be built outside a pool.
+pub struct PoolToken<'a> {
+    // Invariant in `'a`, so a token cannot be stretched to outlive the call it was passed to.
+    marker: PhantomData<fn(&'a ()) -> &'a ()>,
+}
+
+/// Makes a token. Not an associated function, so that the compiler does not suggest it to user
+/// code that tries to build one.
+pub(crate) const fn token<'a>() -> PoolToken<'a> {
+    PoolToken {
+        marker: PhantomData,
+    }
+}

@@ -1,0 +1,83 @@
+use crate::Handle;
+use core::cell::{Cell, UnsafeCell};
+use core::num::NonZeroU32;
+
+/// The end of the free list.
+pub(crate) const NIL: u32 = u32::MAX;
+
+/// One place in the pool: an object, built once and reused, and the bookkeeping of its lives.
+pub(crate) struct Slot<T> {
+    /// The generation of the object in the slot while it is live, or of the next one while the
+    /// slot is free; `None` once the slot is retired.
+    generation: Cell<Option<NonZeroU32>>,
+    /// The next slot of the free list while this one is free.
+    next_free: Cell<u32>,
+    value: UnsafeCell<T>,
+}
+
+impl<T> Slot<T> {
+    pub(crate) const fn new(value: T, next_free: u32) -> Self {
+        Self {
+            generation: Cell::new(Some(NonZeroU32::MIN)),
+            next_free: Cell::new(next_free),
+            value: UnsafeCell::new(value),
+        }
+    }
+
+    /// Whether `handle` names the slot's current object (the caller checks the index).
+    #[inline]
+    pub(crate) fn matches(&self, handle: Handle<T>) -> bool {
+        self.generation.get() == Some(handle.generation())
+    }
+
+    /// The handle of the slot's current object.
+    #[inline]
+    pub(crate) fn handle(&self, index: usize) -> Handle<T> {
+        let Some(generation) = self.generation.get() else {
+            unreachable!("a retired slot holds no object")
+        };
+        #[expect(clippy::cast_possible_truncation, reason = "capacity fits in u32")]
+        Handle::new(index as u32, generation)
+    }
+
+    /// Moves the slot to its next generation, so that no handle to the object it held matches it
+    /// any more. Returns false, and retires the slot for good, when the generation would wrap.
+    #[inline]
+    pub(crate) fn next_generation(&self) -> bool {
+        let next = self.generation.get().and_then(|g| g.checked_add(1));
+        self.generation.set(next);
+        next.is_some()
+    }
+
+    #[inline]
+    pub(crate) fn next_free(&self) -> u32 {
+        self.next_free.get()
+    }
+
+    #[inline]
+    pub(crate) fn set_next_free(&self, next: u32) {
+        self.next_free.set(next);
+    }
+
+    #[inline]
+    pub(crate) fn value_mut(&mut self) -> &mut T {
+        self.value.get_mut()
+    }
+
+    /// The object, shared.
+    ///
+    /// # Safety
+    /// No `&mut T` to this slot's object may exist for the returned lifetime. The pool upholds it
+    /// by calling this only for live slots and only under `&Pool`: a live object is mutated only
+    /// through `&mut Pool`, which cannot coexist with the borrow returned here.
+    #[inline]
+    pub(crate) unsafe fn value(&self) -> &T {
+        // SAFETY: the caller guarantees that no mutable reference to the value exists.
+        unsafe { &*self.value.get() }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn force_generation(&self, generation: u32) {
+        self.generation.set(NonZeroU32::new(generation));
+    }
+}

@@ -1,0 +1,70 @@
+//! The intermediate form: the input struct with its attributes read, borrowing the syn nodes so
+//! that errors and generated code can point at the user's tokens.
+
+use crate::attr::{self, SizeAttr, Strategy};
+use crate::errors::Errors;
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Index, Member, Type};
+
+/// Which derive is running: both read `#[pool(...)]`, with different rules.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Derive {
+    Pooled,
+    Reset,
+}
+
+impl Derive {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Derive::Pooled => "Pooled",
+            Derive::Reset => "Reset",
+        }
+    }
+}
+
+pub(crate) struct Input<'a> {
+    pub(crate) node: &'a DeriveInput,
+    pub(crate) derive: Derive,
+    pub(crate) size: SizeAttr,
+    /// Empty for enums and unions, which validation rejects.
+    pub(crate) fields: Vec<Field<'a>>,
+}
+
+pub(crate) struct Field<'a> {
+    pub(crate) member: Member,
+    pub(crate) ty: &'a Type,
+    pub(crate) strategy: Strategy,
+}
+
+impl<'a> Input<'a> {
+    pub(crate) fn from_syn(node: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> Self {
+        let size = attr::container(&node.attrs, derive, errors);
+        let fields = match &node.data {
+            Data::Struct(data) => data
+                .fields
+                .iter()
+                .enumerate()
+                .map(|(index, field)| Field {
+                    member: field.ident.clone().map_or_else(
+                        || {
+                            Member::Unnamed(Index {
+                                index: u32::try_from(index).expect("fewer than 2^32 fields"),
+                                span: field.ty.span(),
+                            })
+                        },
+                        Member::Named,
+                    ),
+                    ty: &field.ty,
+                    strategy: attr::field(&field.attrs, errors),
+                })
+                .collect(),
+            Data::Enum(_) | Data::Union(_) => Vec::new(),
+        };
+        Input {
+            node,
+            derive,
+            size,
+            fields,
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! What a derive emits when the input has errors: the errors, and stubs that keep the rest of the
+//! user's code compiling, so that only the real errors are reported (thiserror's approach).
+
+use crate::ast::Derive;
+use crate::pool_type;
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::DeriveInput;
+
+pub(crate) fn expand(node: &DeriveInput, derive: Derive, error: &syn::Error) -> TokenStream {
+    let error = error.to_compile_error();
+    let ident = &node.ident;
+    let (impl_generics, ty_generics, where_clause) = node.generics.split_for_impl();
+    match derive {
+        Derive::Pooled => {
+            let stub = quote! {
+                #[automatically_derived]
+                impl #impl_generics ::pooled::__private::Pooled for #ident #ty_generics #where_clause {
+                    const SIZE: usize = 0;
+
+                    fn blank(_: ::pooled::__private::PoolToken<'_>) -> Self {
+                        ::core::unreachable!()
+                    }
+
+                    fn reset_at_release(&mut self) {
+                        ::core::unreachable!()
+                    }
+
+                    fn reset_at_reuse(&mut self) {
+                        ::core::unreachable!()
+                    }
+                }
+            };
+            let pool = pool_type::expand(node, &stub);
+            quote!(#error #pool)
+        }
+        Derive::Reset => quote! {
+            #error
+
+            #[automatically_derived]
+            impl #impl_generics ::pooled::__private::Reset for #ident #ty_generics #where_clause {
+                fn reset(&mut self) {
+                    ::core::unreachable!()
+                }
+
+                fn blank() -> Self {
+                    ::core::unreachable!()
+                }
+            }
+        },
+    }
+}

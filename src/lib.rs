@@ -1,0 +1,21 @@
+#![doc = include_str!("../README.md")]
+#![no_std]
+#![warn(missing_docs)]
+
+pub use pool_core::{
+    Handle, Iter, IterMut, Pool, PoolFull, PoolToken, Pooled, Reset, StaleHandle, Stats,
+};
+pub use pool_derive::{Pooled, Reset};
+
+#[doc(hidden)]
+pub mod __private {
+    pub use pool_core::__private::*;
+}
+
+/// Generated code checks with this that it found the `pooled` facade, whose version pins the
+/// runtime's; `pool-core` defines a version of it that fails to compile.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __require_pooled_not_pool_core {
+    () => {};
+}

@@ -1,0 +1,9 @@
+//! Compile errors, one mistake per file under `tests/ui/`, each with the compiler output it must
+//! produce. Regenerate the `.stderr` files with `TRYBUILD=overwrite cargo test --test ui` and
+//! review the diff like code.
+
+#[test]
+fn ui() {
+    let cases = trybuild::TestCases::new();
+    cases.compile_fail("tests/ui/*.rs");
+}

@@ -1,0 +1,11 @@
+use pooled::{PoolToken, Pooled};
+
+#[derive(Pooled)]
+#[pool(size = 8)]
+struct Particle {
+    x: f64,
+}
+
+fn main() {
+    let _outside_any_pool = Particle::blank(PoolToken {});
+}

@@ -1,0 +1,10 @@
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256)]
+enum Projectile {
+    Arrow { x: f64 },
+    Fireball { x: f64, radius: f64 },
+}
+
+fn main() {}

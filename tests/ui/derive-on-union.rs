@@ -1,0 +1,10 @@
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256)]
+union Bits {
+    float: f32,
+    int: u32,
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+use pooled::Pooled;
+
+struct TextureId(u32);
+
+#[derive(Pooled)]
+#[pool(size = 256)]
+struct Particle {
+    x: f64,
+    #[pool(keep)]
+    texture: TextureId,
+}
+
+fn main() {}

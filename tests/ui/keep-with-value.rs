@@ -1,0 +1,10 @@
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256)]
+struct Particle {
+    #[pool(keep = true)]
+    texture: u32,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use pooled::Reset;
+
+#[derive(Reset)]
+enum State {
+    Idle,
+    Running,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256)]
+struct Particle {
+    #[pool(reset = 1.0)]
+    #[pool(reset = 2.0)]
+    scale: f32,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256)]
+struct Particle {
+    #[pool(reset = "big")]
+    scale: f32,
+}
+
+fn main() {}

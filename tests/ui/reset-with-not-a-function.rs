@@ -1,0 +1,10 @@
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256)]
+struct Particle {
+    #[pool(reset_with = [0, 0, 0, 255])]
+    tint: [u8; 4],
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+use pooled::Pooled;
+
+const MAX_PARTICLES: usize = 0;
+
+#[derive(Pooled)]
+#[pool(size = MAX_PARTICLES)]
+struct Particle {
+    x: f64,
+}
+
+fn main() {
+    let _pool = ParticlePool::new();
+}

@@ -1,0 +1,10 @@
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256)]
+#[pool(size = 512)]
+struct Particle {
+    x: f64,
+}
+
+fn main() {}

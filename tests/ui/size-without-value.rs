@@ -1,0 +1,9 @@
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size)]
+struct Particle {
+    x: f64,
+}
+
+fn main() {}

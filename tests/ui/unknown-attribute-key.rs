@@ -1,0 +1,11 @@
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256, capacity = 512)]
+struct Particle {
+    x: f64,
+    #[pool(default = 1.0)]
+    scale: f32,
+}
+
+fn main() {}
