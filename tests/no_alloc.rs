@@ -34,7 +34,8 @@ fn churn_lookups_iteration_and_retain_allocate_nothing() {
 
     let mut checksum = 0.0;
     let info = allocation_counter::measure(|| {
-        for step in 0..20_000u32 {
+        let steps = if cfg!(miri) { 300 } else { 20_000 };
+        for step in 0..steps {
             match rng.u8(0..10) {
                 0..=3 => {
                     if let Ok(h) = pool.create(|p| {
@@ -76,5 +77,5 @@ fn churn_lookups_iteration_and_retain_allocate_nothing() {
     assert!(checksum > 0.0);
     assert_eq!(info.count_total, 0, "{info:?}");
     assert_eq!(Rc::strong_count(&emitter), 1);
-    assert!(pool.stats().high_water > 100);
+    assert!(pool.stats().high_water > if cfg!(miri) { 20 } else { 100 });
 }

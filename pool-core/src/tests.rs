@@ -191,3 +191,11 @@ fn a_panicking_init_returns_the_slot_reset() {
     filled(&mut pool, 1);
     assert!(pool.is_full());
 }
+
+#[test]
+fn a_slot_costs_eight_bytes_beside_its_object() {
+    use crate::slot::Slot;
+    assert_eq!(size_of::<Slot<u64>>(), 16);
+    assert_eq!(size_of::<Slot<[f64; 4]>>(), 40);
+    assert_eq!(size_of::<Slot<u8>>(), 12);
+}
