@@ -69,7 +69,7 @@ fn a_full_pool_refuses_create_and_changes_nothing() {
     assert_eq!(error.capacity(), 8);
     assert_eq!(
         error.to_string(),
-        "pool is full: all 8 slots hold live objects"
+        "pool is full: none of its 8 slots is free"
     );
     assert_eq!(pool.stats(), before);
     for (h, frames) in handles.iter().zip(1..) {

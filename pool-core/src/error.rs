@@ -1,6 +1,7 @@
 use crate::Handle;
 
-/// [`create`](crate::Pool::create) found no free slot: every object in the pool is live.
+/// [`create`](crate::Pool::create) found no free slot: every slot holds a live object (or has
+/// been retired; see [`Stats::retired`](crate::Stats::retired)).
 ///
 /// Nothing changed: the closure was not called and no object was touched. This is the seed's
 /// "just don't create": a particle burst that does not fit is simply smaller. To tune the size,
@@ -19,10 +20,10 @@ use crate::Handle;
 /// pool.create(|b| b.hit_points = 900).unwrap();
 /// let error: PoolFull = pool.create(|b| b.hit_points = 900).unwrap_err();
 /// assert_eq!(error.capacity(), 1);
-/// assert_eq!(error.to_string(), "pool is full: all 1 slots hold live objects");
+/// assert_eq!(error.to_string(), "pool is full: none of its 1 slots is free");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("pool is full: all {capacity} slots hold live objects")]
+#[error("pool is full: none of its {capacity} slots is free")]
 pub struct PoolFull {
     capacity: usize,
 }

@@ -139,6 +139,7 @@ impl<T: Pooled> Pool<T> {
     /// assert!(pool.create(|p| p.frames_left = 30).is_err()); // full
     /// # Ok::<(), pooled::PoolFull>(())
     /// ```
+    #[inline]
     pub fn create(&mut self, init: impl FnOnce(&mut T)) -> Result<Handle<T>, PoolFull> {
         let Some(index) = self.pop_free() else {
             return Err(PoolFull::new(self.capacity()));
