@@ -3,7 +3,8 @@
 #![warn(missing_docs)]
 
 pub use pool_core::{
-    Handle, Iter, IterMut, Pool, PoolFull, PoolToken, Pooled, Reset, StaleHandle, Stats,
+    Growth, Handle, Importance, Iter, IterMut, Pool, PoolFull, PoolToken, Pooled, Reset,
+    StaleHandle, Stats, TotalOrder,
 };
 pub use pool_derive::{Pooled, Reset};
 

@@ -79,3 +79,60 @@ fn churn_lookups_iteration_and_retain_allocate_nothing() {
     assert_eq!(Rc::strong_count(&emitter), 1);
     assert!(pool.stats().high_water > if cfg!(miri) { 20 } else { 100 });
 }
+
+#[derive(Pooled)]
+#[pool(size = 64, on_full = panic)]
+struct Boss {
+    health: u32,
+    minions: Vec<u32>,
+}
+
+#[derive(Pooled)]
+#[pool(size = 16, on_full = evict, evict_by = Voice::priority)]
+struct Voice {
+    priority: u32,
+    sample: Option<Rc<u32>>,
+}
+
+impl Voice {
+    fn priority(&self) -> u32 {
+        self.priority
+    }
+}
+
+#[test]
+fn panicking_and_evicting_pools_allocate_nothing_either() {
+    let sample = Rc::new(1);
+    let mut bosses = BossPool::new();
+    let mut voices = VoicePool::new();
+    let mut rng = fastrand::Rng::with_seed(5);
+    let mut live_bosses = Vec::with_capacity(64);
+    // Give each boss slot its buffer once.
+    for _ in 0..64 {
+        live_bosses.push(bosses.create(|b| b.minions.reserve(4)));
+    }
+    bosses.release_all();
+    live_bosses.clear();
+
+    let steps = if cfg!(miri) { 300 } else { 20_000 };
+    let info = allocation_counter::measure(|| {
+        for step in 0..steps {
+            if live_bosses.len() < 64 && rng.bool() {
+                live_bosses.push(bosses.create(|b| {
+                    b.health = step;
+                    b.minions.push(step);
+                }));
+            } else if !live_bosses.is_empty() {
+                let b = live_bosses.swap_remove(rng.usize(..live_bosses.len()));
+                bosses.release(b).unwrap();
+            }
+            voices.create(|v| {
+                v.priority = rng.u32(..100);
+                v.sample = Some(Rc::clone(&sample));
+            });
+        }
+    });
+    assert_eq!(info.count_total, 0, "{info:?}");
+    assert!(voices.stats().evicted > 0);
+    assert_eq!(Rc::strong_count(&sample), 17);
+}

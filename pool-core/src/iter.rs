@@ -1,26 +1,57 @@
 use crate::Handle;
 use crate::occupancy::Indices;
 use crate::slot::Slot;
+use crate::storage::{Chunk, Chunks, ChunksMut};
 use core::iter::FusedIterator;
 use core::slice;
 
-/// The live objects of a pool with their handles; see [`Pool::iter`](crate::Pool::iter).
-pub struct Iter<'a, T> {
-    slots: slice::Iter<'a, Slot<T>>,
-    /// The index of the slot `slots` yields next.
+/// The live slots of one chunk, with their pool-wide indices.
+struct Walk<'a, S> {
+    base: usize,
+    slots: S,
+    /// The index within the chunk of the slot `slots` yields next.
     position: usize,
     live: Indices<'a>,
+}
+
+impl<'a, S: Iterator> Walk<'a, S> {
+    fn new(base: usize, slots: S, live: Indices<'a>) -> Self {
+        Self {
+            base,
+            slots,
+            position: 0,
+            live,
+        }
+    }
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, S::Item)> {
+        let local = self.live.next()?;
+        let slot = self.slots.nth(local - self.position)?;
+        self.position = local + 1;
+        Some((self.base + local, slot))
+    }
+}
+
+/// The live objects of a pool with their handles; see [`Pool::iter`](crate::Pool::iter).
+pub struct Iter<'a, T> {
+    chunks: Chunks<'a, T>,
+    walk: Walk<'a, slice::Iter<'a, Slot<T>>>,
     remaining: usize,
 }
 
 impl<'a, T> Iter<'a, T> {
-    pub(crate) fn new(slots: &'a [Slot<T>], live: Indices<'a>, len: usize) -> Self {
+    pub(crate) fn new(mut chunks: Chunks<'a, T>, len: usize) -> Self {
+        let first = chunks.next().expect("a pool has a first chunk");
         Self {
-            slots: slots.iter(),
-            position: 0,
-            live,
+            walk: Self::walk(first),
+            chunks,
             remaining: len,
         }
+    }
+
+    fn walk(chunk: &'a Chunk<T>) -> Walk<'a, slice::Iter<'a, Slot<T>>> {
+        Walk::new(chunk.base, chunk.slots.iter(), chunk.occupancy.indices())
     }
 }
 
@@ -29,13 +60,15 @@ impl<'a, T> Iterator for Iter<'a, T> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        let index = self.live.next()?;
-        let slot = self.slots.nth(index - self.position)?;
-        self.position = index + 1;
-        self.remaining -= 1;
-        // SAFETY: the slot's occupancy bit is set, so it is live, and the iterator borrows the
-        // pool shared: live objects are mutated only through `&mut Pool`.
-        Some((slot.handle(index), unsafe { slot.value() }))
+        loop {
+            if let Some((index, slot)) = self.walk.next() {
+                self.remaining -= 1;
+                // SAFETY: the slot's occupancy bit is set, so it is live, and the iterator
+                // borrows the pool shared: live objects are mutated only through `&mut Pool`.
+                return Some((slot.handle(index), unsafe { slot.value() }));
+            }
+            self.walk = Self::walk(self.chunks.next()?);
+        }
     }
 
     #[inline]
@@ -50,21 +83,28 @@ impl<T> FusedIterator for Iter<'_, T> {}
 /// The live objects of a pool with their handles, mutably; see
 /// [`Pool::iter_mut`](crate::Pool::iter_mut).
 pub struct IterMut<'a, T> {
-    slots: slice::IterMut<'a, Slot<T>>,
-    /// The index of the slot `slots` yields next.
-    position: usize,
-    live: Indices<'a>,
+    chunks: ChunksMut<'a, T>,
+    walk: Walk<'a, slice::IterMut<'a, Slot<T>>>,
     remaining: usize,
 }
 
 impl<'a, T> IterMut<'a, T> {
-    pub(crate) fn new(slots: &'a mut [Slot<T>], live: Indices<'a>, len: usize) -> Self {
+    pub(crate) fn new(mut chunks: ChunksMut<'a, T>, len: usize) -> Self {
+        let first = chunks.next().expect("a pool has a first chunk");
         Self {
-            slots: slots.iter_mut(),
-            position: 0,
-            live,
+            walk: Self::walk(first),
+            chunks,
             remaining: len,
         }
+    }
+
+    fn walk(chunk: &'a mut Chunk<T>) -> Walk<'a, slice::IterMut<'a, Slot<T>>> {
+        let Chunk {
+            base,
+            slots,
+            occupancy,
+        } = chunk;
+        Walk::new(*base, slots.iter_mut(), occupancy.indices())
     }
 }
 
@@ -73,11 +113,13 @@ impl<'a, T> Iterator for IterMut<'a, T> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        let index = self.live.next()?;
-        let slot = self.slots.nth(index - self.position)?;
-        self.position = index + 1;
-        self.remaining -= 1;
-        Some((slot.handle(index), slot.value_mut()))
+        loop {
+            if let Some((index, slot)) = self.walk.next() {
+                self.remaining -= 1;
+                return Some((slot.handle(index), slot.value_mut()));
+            }
+            self.walk = Self::walk(self.chunks.next()?);
+        }
     }
 
     #[inline]

@@ -34,12 +34,15 @@ extern crate std;
 mod error;
 mod handle;
 mod iter;
+mod ledger;
 mod occupancy;
+mod order;
 mod pool;
 mod pooled;
 mod reset;
 mod slot;
 mod stats;
+mod storage;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -48,8 +51,9 @@ pub mod __private;
 pub use crate::error::{PoolFull, StaleHandle};
 pub use crate::handle::Handle;
 pub use crate::iter::{Iter, IterMut};
+pub use crate::order::{Importance, TotalOrder};
 pub use crate::pool::Pool;
-pub use crate::pooled::{PoolToken, Pooled};
+pub use crate::pooled::{Growth, PoolToken, Pooled};
 pub use crate::reset::Reset;
 pub use crate::stats::Stats;
 

@@ -33,6 +33,16 @@ impl Occupancy {
         word.set(word.get() & !(1 << (index % BITS)));
     }
 
+    #[inline]
+    pub(crate) fn contains(&self, index: usize) -> bool {
+        self.words[index / BITS].get() & 1 << (index % BITS) != 0
+    }
+
+    /// Whether no slot is live.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.words.iter().all(|word| word.get() == 0)
+    }
+
     /// The indices of live slots in ascending order. A bit cleared behind the cursor does not
     /// disturb it, so slots may be vacated while walking.
     #[inline]

@@ -1,11 +1,9 @@
 use crate::iter::{Iter, IterMut};
-use crate::occupancy::Occupancy;
+use crate::ledger::{Ledger, bump};
 use crate::pooled::token;
-use crate::slot::{NIL, Slot};
-use crate::{Handle, PoolFull, Pooled, StaleHandle, Stats};
-use alloc::boxed::Box;
-use alloc::vec::Vec;
-use core::cell::Cell;
+use crate::slot::NIL;
+use crate::storage::Storage;
+use crate::{Growth, Handle, Importance, PoolFull, Pooled, StaleHandle, Stats};
 use core::fmt;
 
 /// A fixed number of `T`s, built up front in one allocation and handed out by [`Handle`].
@@ -47,31 +45,35 @@ use core::fmt;
 /// # Ok::<(), pooled::PoolFull>(())
 /// ```
 ///
+/// When every slot is live, [`create`](Pool::create) fails; the derive's `on_full` attribute
+/// picks [`create_or_panic`](Pool::create_or_panic), [`create_evicting`](Pool::create_evicting)
+/// or growth instead, and the generated pool's `create` calls it.
+///
 /// A pool is [`Send`] when `T` is, and is not [`Sync`]: its bookkeeping lives in cells, so that
 /// objects can one day be lent out through `&self`.
 pub struct Pool<T> {
     // Invariants, kept by every method:
-    // - a slot is live exactly when its bit is set in `occupancy`; `len` counts the live slots;
-    // - the live slots, the free list from `free_head` and the `retired` slots partition `slots`;
+    // - a slot is live exactly when its occupancy bit is set; `ledger.len` counts live slots;
+    // - the live slots, the free list from `ledger.free_head` and the retired slots (generation
+    //   `None`) partition the slots of `storage`;
     // - a live slot's generation is the one in the handle that `create` returned for it, and a
     //   slot moves to its next generation whenever it stops being live, so no handle ever
-    //   matches a slot that is not live;
+    //   matches a slot that is not live; a chunk given back by `shrink` passes its highest
+    //   generation on to any chunk grown in its place;
     // - a live object is mutated only through `&mut Pool`.
-    slots: Box<[Slot<T>]>,
-    occupancy: Occupancy,
-    free_head: Cell<u32>,
-    len: Cell<usize>,
-    high_water: Cell<usize>,
-    retired: Cell<usize>,
+    storage: Storage<T>,
+    ledger: Ledger,
 }
 
 impl<T: Pooled> Pool<T> {
     /// The largest capacity a pool can have: slot indices are 32-bit.
     pub const MAX_CAPACITY: usize = NIL as usize;
 
-    /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N)]`).
+    /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N)]`), which grows
+    /// as `#[pool(on_full = grow, max = M)]` says.
     ///
-    /// This is the one allocation the pool makes, besides a bitmask of one bit per slot.
+    /// This is the one allocation the pool makes until it grows, besides a bitmask of one bit
+    /// per slot.
     ///
     /// # Panics
     /// If `T::SIZE` exceeds [`MAX_CAPACITY`](Pool::MAX_CAPACITY).
@@ -80,7 +82,8 @@ impl<T: Pooled> Pool<T> {
     }
 
     /// Builds a pool of `capacity` blank objects, for a scene that needs another size than
-    /// `#[pool(size = N)]`.
+    /// `#[pool(size = N)]`. A growing pool still grows up to `max`, or stays at `capacity` if
+    /// that is larger, and [`shrink`](Pool::shrink) gives back what it grew beyond `capacity`.
     ///
     /// ```
     /// # use pooled::Pooled;
@@ -99,32 +102,21 @@ impl<T: Pooled> Pool<T> {
             "a pool holds at most {} objects, not {capacity}",
             Self::MAX_CAPACITY,
         );
-        let mut slots = Vec::with_capacity(capacity);
-        slots.extend((1..=capacity).map(|next| {
-            #[expect(
-                clippy::cast_possible_truncation,
-                reason = "checked against MAX_CAPACITY"
-            )]
-            let next = if next == capacity { NIL } else { next as u32 };
-            Slot::new(T::blank(token()), next)
-        }));
+        let limit = match T::GROWTH {
+            Growth::Fixed => capacity,
+            Growth::UpTo(max) => max.min(Self::MAX_CAPACITY),
+        };
         Self {
-            slots: slots.into_boxed_slice(),
-            occupancy: Occupancy::new(capacity),
-            free_head: Cell::new(if capacity == 0 { NIL } else { 0 }),
-            len: Cell::new(0),
-            high_water: Cell::new(0),
-            retired: Cell::new(0),
+            storage: Storage::new(capacity, limit, || T::blank(token())),
+            ledger: Ledger::new(if capacity == 0 { NIL } else { 0 }),
         }
     }
 
     /// Takes a free slot, hands its blank object to `init`, and returns the object's handle.
     ///
-    /// O(1), and it never allocates. If `init` panics, the slot is reset and goes back to the
-    /// free list.
-    ///
-    /// # Errors
-    /// [`PoolFull`] when every slot is live; `init` is not called and nothing changes.
+    /// O(1), and it never allocates, unless the pool grows (`#[pool(on_full = grow)]`): then
+    /// it adds a chunk of slots, leaving every existing object where it is. If `init` panics,
+    /// the slot is reset and goes back to the free list.
     ///
     /// ```
     /// # use pooled::Pooled;
@@ -139,27 +131,134 @@ impl<T: Pooled> Pool<T> {
     /// assert!(pool.create(|p| p.frames_left = 30).is_err()); // full
     /// # Ok::<(), pooled::PoolFull>(())
     /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when every slot is live and the pool cannot grow; `init` is not called and
+    /// nothing changes but [`Stats::failed`].
     #[inline]
     pub fn create(&mut self, init: impl FnOnce(&mut T)) -> Result<Handle<T>, PoolFull> {
-        let Some(index) = self.pop_free() else {
-            return Err(PoolFull::new(self.capacity()));
+        match self.take_free() {
+            Some(index) => Ok(self.fill(index, init)),
+            None => Err(self.refuse()),
+        }
+    }
+
+    /// Like [`create`](Pool::create), but panics when the pool is full: for pools sized so that
+    /// they never fill (`#[pool(on_full = panic)]`). The message names the pool's capacity and
+    /// high-water mark, to tune its size.
+    ///
+    /// ```should_panic
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1)]
+    /// # struct Boss { health: u32 }
+    /// let mut bosses = pooled::Pool::<Boss>::new();
+    /// bosses.create_or_panic(|b| b.health = 900);
+    /// bosses.create_or_panic(|b| b.health = 900); // panics: the pool is full
+    /// ```
+    ///
+    /// # Panics
+    /// When every slot is live and the pool cannot grow.
+    #[inline]
+    #[track_caller]
+    pub fn create_or_panic(&mut self, init: impl FnOnce(&mut T)) -> Handle<T> {
+        let name = format_args!("Pool<{}>", core::any::type_name::<T>());
+        self.create_or_panic_named(&name, init)
+    }
+
+    #[inline]
+    #[track_caller]
+    pub(crate) fn create_or_panic_named(
+        &mut self,
+        name: &dyn fmt::Display,
+        init: impl FnOnce(&mut T),
+    ) -> Handle<T> {
+        match self.take_free() {
+            Some(index) => self.fill(index, init),
+            None => self.panic_full(name),
+        }
+    }
+
+    /// Like [`create`](Pool::create), but when the pool is full it releases the least important
+    /// live object, as `importance` ranks them, and reuses its slot: the seed's sound pool,
+    /// which cuts the quietest voice to play a new one (`#[pool(on_full = evict)]`).
+    ///
+    /// Choosing costs one pass over the live objects, only when the pool is full; of equally
+    /// unimportant objects the one in the lowest slot goes. The evicted object is reset at once,
+    /// letting its references go, and its handle becomes stale. Rank floats with
+    /// [`TotalOrder`](crate::TotalOrder).
+    ///
+    /// ```
+    /// use pooled::{Pooled, TotalOrder};
+    ///
+    /// #[derive(Pooled)]
+    /// #[pool(size = 2)]
+    /// struct Voice {
+    ///     volume: f32,
+    /// }
+    ///
+    /// let mut voices = pooled::Pool::<Voice>::new();
+    /// let loud = voices.create(|v| v.volume = 0.9)?;
+    /// let quiet = voices.create(|v| v.volume = 0.1)?;
+    /// let new = voices.create_evicting(|v| v.volume = 0.5, |v| TotalOrder(v.volume));
+    /// assert!(voices.contains(loud) && voices.contains(new));
+    /// assert!(!voices.contains(quiet));
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
+    /// # Panics
+    /// When the pool is full and holds no live object to evict: a pool of capacity 0, or one
+    /// whose every slot is retired.
+    pub fn create_evicting<K: Importance>(
+        &mut self,
+        init: impl FnOnce(&mut T),
+        mut importance: impl FnMut(&T) -> K,
+    ) -> Handle<T> {
+        let index = loop {
+            if let Some(index) = self.take_free() {
+                break index;
+            }
+            let Some(victim) = self.least_important(&mut importance) else {
+                panic!(
+                    "Pool<{}> cannot evict: it is full but holds no live object",
+                    core::any::type_name::<T>()
+                );
+            };
+            self.remove(victim).expect("the victim was just found live");
+            bump(&self.ledger.evicted);
         };
-        let mut filling = Filling {
-            pool: self,
-            index,
-            done: false,
-        };
-        let value = filling.pool.slots[index].value_mut();
-        value.reset_at_reuse();
-        init(value);
-        filling.done = true;
-        Ok(filling.pool.occupy(index))
+        self.fill(index, init)
+    }
+
+    /// The live object that [`create_evicting`](Pool::create_evicting) would evict if the pool
+    /// were full now: the one `importance` ranks lowest, the lowest slot of equals. `None` when
+    /// no object is live. One pass over the live objects.
+    ///
+    /// Look before creating, to fade out the voice that is about to be cut:
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2)]
+    /// # struct Voice { volume: u32 }
+    /// let mut voices = pooled::Pool::<Voice>::new();
+    /// let quiet = voices.create(|v| v.volume = 1)?;
+    /// voices.create(|v| v.volume = 5)?;
+    /// assert_eq!(voices.least_important(|v| v.volume), Some(quiet));
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    pub fn least_important<K: Importance>(
+        &self,
+        mut importance: impl FnMut(&T) -> K,
+    ) -> Option<Handle<T>> {
+        let (handle, _) = self.iter().min_by_key(|(_, object)| importance(object))?;
+        Some(handle)
     }
 
     /// The object `handle` names, or `None` once it has been released.
     #[inline]
     pub fn get(&self, handle: Handle<T>) -> Option<&T> {
-        let slot = self.slots.get(handle.index())?;
+        let slot = self.storage.slot(handle.index())?;
         if slot.matches(handle) {
             // SAFETY: the generation matches, so the slot is live (see the invariants on `Pool`),
             // and a live object is mutated only through `&mut Pool`, which cannot exist while
@@ -187,7 +286,8 @@ impl<T: Pooled> Pool<T> {
     /// ```
     #[inline]
     pub fn get_mut(&mut self, handle: Handle<T>) -> Option<&mut T> {
-        let slot = self.slots.get_mut(handle.index())?;
+        let (chunk, local) = self.storage.locate_mut(handle.index())?;
+        let slot = &mut chunk.slots[local];
         if slot.matches(handle) {
             Some(slot.value_mut())
         } else {
@@ -198,8 +298,8 @@ impl<T: Pooled> Pool<T> {
     /// Whether `handle` names a live object.
     #[inline]
     pub fn contains(&self, handle: Handle<T>) -> bool {
-        self.slots
-            .get(handle.index())
+        self.storage
+            .slot(handle.index())
             .is_some_and(|slot| slot.matches(handle))
     }
 
@@ -210,10 +310,6 @@ impl<T: Pooled> Pool<T> {
     ///
     /// If a reset panics (in a `reset_with` function or a field's `Drop`), the object stays live
     /// and its handle valid.
-    ///
-    /// # Errors
-    /// [`StaleHandle`] when the object was already released, or the handle is from another
-    /// pool; nothing changes.
     ///
     /// ```
     /// # use pooled::Pooled;
@@ -227,13 +323,14 @@ impl<T: Pooled> Pool<T> {
     /// assert!(!pool.contains(p));
     /// # Ok::<(), pooled::PoolFull>(())
     /// ```
+    ///
+    /// # Errors
+    /// [`StaleHandle`] when the object was already released, or the handle is from another
+    /// pool; nothing changes.
+    #[inline]
     pub fn release(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
-        let index = handle.index();
-        match self.slots.get_mut(index) {
-            Some(slot) if slot.matches(handle) => slot.value_mut().reset_at_release(),
-            _ => return Err(StaleHandle::new(handle)),
-        }
-        self.vacate(index);
+        self.remove(handle)?;
+        bump(&self.ledger.released);
         Ok(())
     }
 
@@ -254,7 +351,7 @@ impl<T: Pooled> Pool<T> {
     /// ```
     #[inline]
     pub fn iter(&self) -> Iter<'_, T> {
-        Iter::new(&self.slots, self.occupancy.indices(), self.len())
+        Iter::new(self.storage.chunks(), self.len())
     }
 
     /// Live objects with their handles, mutably, in slot order.
@@ -275,7 +372,7 @@ impl<T: Pooled> Pool<T> {
     #[inline]
     pub fn iter_mut(&mut self) -> IterMut<'_, T> {
         let len = self.len();
-        IterMut::new(&mut self.slots, self.occupancy.indices(), len)
+        IterMut::new(self.storage.chunks_mut(), len)
     }
 
     /// Calls `keep` on every live object, and releases (resets and frees) each one for which it
@@ -301,11 +398,15 @@ impl<T: Pooled> Pool<T> {
     /// # Ok::<(), pooled::PoolFull>(())
     /// ```
     pub fn retain(&mut self, mut keep: impl FnMut(&mut T) -> bool) {
-        for index in self.occupancy.indices() {
-            let value = self.slots[index].value_mut();
-            if !keep(value) {
-                value.reset_at_release();
-                self.vacate(index);
+        let ledger = &self.ledger;
+        for chunk in self.storage.chunks_mut() {
+            for local in chunk.occupancy.indices() {
+                let value = chunk.slots[local].value_mut();
+                if !keep(value) {
+                    value.reset_at_release();
+                    ledger.vacate(chunk, local);
+                    bump(&ledger.released);
+                }
             }
         }
     }
@@ -326,10 +427,117 @@ impl<T: Pooled> Pool<T> {
     /// # Ok::<(), pooled::PoolFull>(())
     /// ```
     pub fn release_all(&mut self) {
-        for index in self.occupancy.indices() {
-            self.slots[index].value_mut().reset_at_release();
-            self.vacate(index);
+        self.retain(|_| false);
+    }
+
+    /// Gives back the chunks a growing pool added that hold no live object, and returns how
+    /// many slots it freed. The slots built up front always stay.
+    ///
+    /// Handles into a freed chunk stay stale for good: a chunk grown in its place later starts
+    /// past its generations. A chunk with a retired slot is kept.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2, on_full = grow, max = 8)]
+    /// # struct Enemy { health: u32 }
+    /// let mut enemies = EnemyPool::new();
+    /// let wave: Vec<_> = (0..5).map(|_| enemies.create(|e| e.health = 10).unwrap()).collect();
+    /// assert_eq!(enemies.capacity(), 6); // grew by two chunks of 2
+    /// for enemy in wave {
+    ///     enemies.release(enemy)?;
+    /// }
+    /// assert_eq!(enemies.shrink(), 4);
+    /// assert_eq!(enemies.capacity(), 2);
+    /// # Ok::<(), pooled::StaleHandle>(())
+    /// ```
+    pub fn shrink(&mut self) -> usize {
+        let freed = self.storage.shrink();
+        if freed > 0 {
+            // The free list ran through the freed chunks: thread it again through what is left,
+            // lowest slot first.
+            self.ledger.free_head.set(NIL);
+            for chunk in self.storage.chunks().rev() {
+                for local in (0..chunk.slots.len()).rev() {
+                    if !chunk.occupancy.contains(local) && chunk.slots[local].generation().is_some()
+                    {
+                        self.ledger.push_free(chunk, local);
+                    }
+                }
+            }
         }
+        freed
+    }
+
+    /// A free slot's index, growing the pool if it may.
+    #[inline]
+    fn take_free(&mut self) -> Option<usize> {
+        match self.pop_free() {
+            Some(index) => Some(index),
+            None => self.grow(),
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) -> Option<usize> {
+        let first = self
+            .storage
+            .grow(self.ledger.free_head.get(), || T::blank(token()))?;
+        self.ledger.free_head.set(first);
+        self.pop_free()
+    }
+
+    /// Hands the object in a slot taken off the free list to `init`, then makes it live.
+    #[inline]
+    fn fill(&mut self, index: usize, init: impl FnOnce(&mut T)) -> Handle<T> {
+        let mut filling = Filling {
+            pool: self,
+            index,
+            done: false,
+        };
+        let pool = &mut *filling.pool;
+        let (chunk, local) = pool
+            .storage
+            .locate_mut(index)
+            .expect("free-list indices are in the pool");
+        let value = chunk.slots[local].value_mut();
+        value.reset_at_reuse();
+        init(value);
+        let handle = pool.ledger.occupy(chunk, local);
+        filling.done = true;
+        handle
+    }
+
+    /// Resets a live object and frees its slot, counting neither a release nor an eviction.
+    #[inline]
+    fn remove(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
+        let Some((chunk, local)) = self.storage.locate_mut(handle.index()) else {
+            return Err(StaleHandle::new(handle));
+        };
+        let slot = &mut chunk.slots[local];
+        if !slot.matches(handle) {
+            return Err(StaleHandle::new(handle));
+        }
+        slot.value_mut().reset_at_release();
+        self.ledger.vacate(chunk, local);
+        Ok(())
+    }
+
+    #[cold]
+    fn refuse(&self) -> PoolFull {
+        bump(&self.ledger.failed);
+        PoolFull::new(self.capacity())
+    }
+
+    #[cold]
+    #[track_caller]
+    fn panic_full(&self, name: &dyn fmt::Display) -> ! {
+        bump(&self.ledger.failed);
+        panic!(
+            "{name} is full: all {} slots are live (high water {}); raise `#[pool(size = N)]` or release objects sooner",
+            self.capacity(),
+            self.ledger.high_water.get(),
+        );
     }
 }
 
@@ -337,13 +545,13 @@ impl<T> Pool<T> {
     /// The number of slots, live or not.
     #[inline]
     pub fn capacity(&self) -> usize {
-        self.slots.len()
+        self.storage.capacity()
     }
 
     /// The number of live objects.
     #[inline]
     pub fn len(&self) -> usize {
-        self.len.get()
+        self.ledger.len.get()
     }
 
     /// Whether no object is live.
@@ -352,67 +560,55 @@ impl<T> Pool<T> {
         self.len() == 0
     }
 
-    /// Whether [`create`](Pool::create) would fail: no slot is free.
+    /// Whether no slot is free, so that [`create`](Pool::create) would fail (or, in a growing
+    /// pool, grow).
     #[inline]
     pub fn is_full(&self) -> bool {
-        self.free_head.get() == NIL
+        !self.ledger.has_free()
     }
 
-    /// Occupancy figures for sizing the pool; see [`Stats`].
+    /// Occupancy and traffic figures for sizing the pool; see [`Stats`].
     pub fn stats(&self) -> Stats {
-        let retired = self.retired.get();
+        let ledger = &self.ledger;
+        let retired = ledger.retired.get();
         Stats {
             capacity: self.capacity(),
             live: self.len(),
             free: self.capacity() - self.len() - retired,
-            high_water: self.high_water.get(),
+            high_water: ledger.high_water.get(),
+            created: ledger.created.get(),
+            released: ledger.released.get(),
+            failed: ledger.failed.get(),
+            evicted: ledger.evicted.get(),
+            chunks: self.storage.chunk_count(),
             retired,
         }
     }
 
     fn pop_free(&self) -> Option<usize> {
-        let index = self.free_head.get();
+        let index = self.ledger.free_head.get();
         if index == NIL {
             return None;
         }
         let index = index as usize;
-        self.free_head.set(self.slots[index].next_free());
+        let slot = self
+            .storage
+            .slot(index)
+            .expect("free-list indices are in the pool");
+        self.ledger.free_head.set(slot.next_free());
         Some(index)
-    }
-
-    fn push_free(&self, index: usize) {
-        self.slots[index].set_next_free(self.free_head.get());
-        #[expect(clippy::cast_possible_truncation, reason = "indices fit in u32")]
-        self.free_head.set(index as u32);
-    }
-
-    /// Makes a slot taken off the free list live.
-    fn occupy(&self, index: usize) -> Handle<T> {
-        self.occupancy.insert(index);
-        let len = self.len.get() + 1;
-        self.len.set(len);
-        self.high_water.set(self.high_water.get().max(len));
-        self.slots[index].handle(index)
-    }
-
-    /// Ends the life of a live slot whose object has been reset.
-    fn vacate(&self, index: usize) {
-        self.occupancy.remove(index);
-        self.len.set(self.len.get() - 1);
-        if self.slots[index].next_generation() {
-            self.push_free(index);
-        } else {
-            self.retired.set(self.retired.get() + 1);
-        }
     }
 
     #[cfg(test)]
     pub(crate) fn force_generation(&self, handle: Handle<T>, generation: u32) {
-        self.slots[handle.index()].force_generation(generation);
+        self.storage
+            .slot(handle.index())
+            .expect("a slot of this pool")
+            .force_generation(generation);
     }
 }
 
-/// Puts a slot back on the free list if `init` unwinds while filling it.
+/// Puts a slot back on the free list, reset, if `init` unwinds while filling it.
 struct Filling<'a, T: Pooled> {
     pool: &'a mut Pool<T>,
     index: usize,
@@ -421,9 +617,13 @@ struct Filling<'a, T: Pooled> {
 
 impl<T: Pooled> Drop for Filling<'_, T> {
     fn drop(&mut self) {
-        if !self.done {
-            self.pool.slots[self.index].value_mut().reset_at_release();
-            self.pool.push_free(self.index);
+        if self.done {
+            return;
+        }
+        let pool = &mut *self.pool;
+        if let Some((chunk, local)) = pool.storage.locate_mut(self.index) {
+            chunk.slots[local].value_mut().reset_at_release();
+            pool.ledger.push_free(chunk, local);
         }
     }
 }
@@ -437,26 +637,7 @@ impl<T: Pooled> Default for Pool<T> {
 /// Shows the [`Stats`], not the objects.
 impl<T> fmt::Debug for Pool<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.debug_as("Pool", f)
-    }
-}
-
-impl<T> Pool<T> {
-    pub(crate) fn debug_as(&self, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Stats {
-            capacity,
-            live,
-            free,
-            high_water,
-            retired,
-        } = self.stats();
-        f.debug_struct(name)
-            .field("capacity", &capacity)
-            .field("live", &live)
-            .field("free", &free)
-            .field("high_water", &high_water)
-            .field("retired", &retired)
-            .finish()
+        self.stats().debug_as("Pool", f)
     }
 }
 

@@ -27,6 +27,9 @@ pub trait Pooled: Sized {
     /// The number of slots [`Pool::new`](crate::Pool::new) builds, from `#[pool(size = N)]`.
     const SIZE: usize;
 
+    /// Whether a full pool adds slots, from `#[pool(on_full = grow, max = M)]`.
+    const GROWTH: Growth = Growth::Fixed;
+
     /// Builds a blank object, exactly as [`reset_at_release`](Pooled::reset_at_release) followed
     /// by [`reset_at_reuse`](Pooled::reset_at_reuse) would leave it (apart from retained capacity
     /// and `keep` fields, which start from `Default`).
@@ -37,6 +40,16 @@ pub trait Pooled: Sized {
 
     /// Resets the plain-data fields. Runs when the slot is reused, before `init`.
     fn reset_at_reuse(&mut self);
+}
+
+/// Whether a full pool adds slots; see [`Pooled::GROWTH`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Growth {
+    /// The pool keeps the capacity it was built with.
+    Fixed,
+    /// When full, the pool adds a chunk of slots (as many as it was built with, rounded up to
+    /// a power of two), up to this many slots in all. Existing objects never move.
+    UpTo(usize),
 }
 
 /// Proof that the pool is the caller of [`Pooled::blank`].

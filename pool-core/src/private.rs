@@ -2,13 +2,32 @@
 //! `pooled` facade pins this crate to one exact version.
 
 pub use crate::{
-    Handle, Iter, IterMut, Pool, PoolFull, PoolToken, Pooled, Reset, StaleHandle, Stats,
+    Growth, Handle, Importance, Iter, IterMut, Pool, PoolFull, PoolToken, Pooled, Reset,
+    StaleHandle, Stats,
 };
 use core::fmt;
 
 /// `Debug` for a generated pool type: its name and its [`Stats`].
 pub fn debug_pool<T>(name: &str, pool: &Pool<T>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    pool.debug_as(name, f)
+    pool.stats().debug_as(name, f)
+}
+
+/// `create` for `#[pool(on_full = panic)]`: the panic message names the generated pool.
+#[inline]
+#[track_caller]
+pub fn create_or_panic<T: Pooled>(
+    pool: &mut Pool<T>,
+    name: &'static str,
+    init: impl FnOnce(&mut T),
+) -> Handle<T> {
+    pool.create_or_panic_named(&name, init)
+}
+
+/// Applies an `evict_by` measure, which may be a path or a closure whose parameter type is
+/// inferred from `object`.
+#[inline]
+pub fn measure<T, K>(measure: impl FnOnce(&T) -> K, object: &T) -> K {
+    measure(object)
 }
 
 /// Generated code calls this to fail with a clear message when `pooled` is this crate renamed.

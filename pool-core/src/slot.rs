@@ -16,12 +16,18 @@ pub(crate) struct Slot<T> {
 }
 
 impl<T> Slot<T> {
-    pub(crate) const fn new(value: T, next_free: u32) -> Self {
+    pub(crate) const fn new(value: T, generation: NonZeroU32, next_free: u32) -> Self {
         Self {
-            generation: Cell::new(Some(NonZeroU32::MIN)),
+            generation: Cell::new(Some(generation)),
             next_free: Cell::new(next_free),
             value: UnsafeCell::new(value),
         }
+    }
+
+    /// The generation of the slot's current or next object; `None` once retired.
+    #[inline]
+    pub(crate) fn generation(&self) -> Option<NonZeroU32> {
+        self.generation.get()
     }
 
     /// Whether `handle` names the slot's current object (the caller checks the index).

@@ -1,7 +1,10 @@
-/// A snapshot of a pool's occupancy, for tuning its size.
+use core::fmt;
+
+/// A snapshot of a pool's occupancy and traffic, for tuning its size.
 ///
 /// Run the game through its busiest scene and read [`high_water`](Stats::high_water): a size a
-/// little above it never fills up.
+/// little above it never fills up. [`failed`](Stats::failed) and [`evicted`](Stats::evicted)
+/// count what a too-small pool cost; [`chunks`](Stats::chunks) shows how far a growing pool grew.
 ///
 /// ```
 /// use pooled::Pooled;
@@ -20,6 +23,7 @@
 ///
 /// let stats = pool.stats();
 /// assert_eq!((stats.capacity, stats.live, stats.free, stats.high_water), (64, 3, 61, 10));
+/// assert_eq!((stats.created, stats.released, stats.failed), (10, 7, 0));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
@@ -32,7 +36,48 @@ pub struct Stats {
     pub free: usize,
     /// The most objects that were live at once since the pool was built.
     pub high_water: usize,
+    /// Objects created since the pool was built.
+    pub created: u64,
+    /// Objects released (by `release`, `retain` or `release_all`), not counting evictions.
+    pub released: u64,
+    /// Creations refused, or panicked on, because the pool was full.
+    pub failed: u64,
+    /// Objects released to make room by `on_full = evict`.
+    pub evicted: u64,
+    /// Blocks of slots allocated now: 1, plus the chunks a growing pool added and has not given
+    /// back.
+    pub chunks: usize,
     /// Slots taken out of use because their generation counter ran out (after 2³² − 1 objects
     /// each), so that no old handle can ever match a new object.
     pub retired: usize,
+}
+
+impl Stats {
+    /// `Debug` under another name: the pool's.
+    pub(crate) fn debug_as(&self, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Stats {
+            capacity,
+            live,
+            free,
+            high_water,
+            created,
+            released,
+            failed,
+            evicted,
+            chunks,
+            retired,
+        } = self;
+        f.debug_struct(name)
+            .field("capacity", capacity)
+            .field("live", live)
+            .field("free", free)
+            .field("high_water", high_water)
+            .field("created", created)
+            .field("released", released)
+            .field("failed", failed)
+            .field("evicted", evicted)
+            .field("chunks", chunks)
+            .field("retired", retired)
+            .finish()
+    }
 }

@@ -199,3 +199,108 @@ fn a_slot_costs_eight_bytes_beside_its_object() {
     assert_eq!(size_of::<Slot<[f64; 4]>>(), 40);
     assert_eq!(size_of::<Slot<u8>>(), 12);
 }
+
+/// `Probe` that grows from 3 slots up to 10, in chunks of 4.
+struct Grower(Probe);
+
+impl Pooled for Grower {
+    const SIZE: usize = 3;
+    const GROWTH: crate::Growth = crate::Growth::UpTo(10);
+
+    fn blank(token: PoolToken<'_>) -> Self {
+        Grower(Probe::blank(token))
+    }
+
+    fn reset_at_release(&mut self) {
+        self.0.reset_at_release();
+    }
+
+    fn reset_at_reuse(&mut self) {
+        self.0.reset_at_reuse();
+    }
+}
+
+fn grown(pool: &mut Pool<Grower>, value: u32) -> Handle<Grower> {
+    pool.create(|g| g.0.value = value).unwrap()
+}
+
+#[test]
+fn growth_adds_chunks_that_iteration_and_lookups_cross() {
+    let mut pool = Pool::<Grower>::new();
+    let handles: Vec<_> = (0..10).map(|v| grown(&mut pool, v)).collect();
+    assert_eq!(pool.capacity(), 10);
+    assert_eq!(
+        pool.stats().chunks,
+        3,
+        "3 up front, then 4, then the 3 left to 10"
+    );
+    assert!(pool.create(|_| {}).is_err());
+    let indices: Vec<usize> = handles.iter().map(|h| h.index()).collect();
+    assert_eq!(indices, (0..10).collect::<Vec<_>>());
+    for (value, handle) in (0..).zip(&handles) {
+        assert_eq!(pool.get(*handle).unwrap().0.value, value);
+    }
+    for (_, g) in &mut pool {
+        g.0.value *= 2;
+    }
+    let values: Vec<u32> = pool.iter().map(|(_, g)| g.0.value).collect();
+    assert_eq!(values, [0, 2, 4, 6, 8, 10, 12, 14, 16, 18]);
+    pool.retain(|g| g.0.value % 4 == 0);
+    assert_eq!(pool.len(), 5);
+    pool.release_all();
+    assert_eq!(pool.stats().free, 10);
+}
+
+#[test]
+fn a_regrown_chunk_starts_past_the_generations_of_the_one_it_replaces() {
+    let mut pool = Pool::<Grower>::new();
+    let mut handles: Vec<_> = (0..7).map(|v| grown(&mut pool, v)).collect();
+    // Churn slot 5 so that its generation runs ahead of the rest of its chunk.
+    for round in 0..5 {
+        pool.release(handles[5]).unwrap();
+        handles[5] = grown(&mut pool, 100 + round);
+    }
+    assert_eq!(handles[5].generation().get(), 6);
+    let old: Vec<_> = handles[3..7].to_vec();
+    for handle in &old {
+        pool.release(*handle).unwrap();
+    }
+    assert_eq!(pool.shrink(), 4);
+    assert_eq!(pool.capacity(), 3);
+
+    let regrown: Vec<_> = (0..4).map(|v| grown(&mut pool, v)).collect();
+    for handle in &regrown {
+        assert!(handle.generation().get() >= 7, "{handle:?}");
+    }
+    for handle in &old {
+        assert!(!pool.contains(*handle));
+    }
+}
+
+#[test]
+fn a_chunk_with_a_retired_slot_is_never_given_back() {
+    let mut pool = Pool::<Grower>::new();
+    let handles: Vec<_> = (0..4).map(|v| grown(&mut pool, v)).collect();
+    pool.force_generation(handles[3], u32::MAX);
+    for handle in &handles[..3] {
+        pool.release(*handle).unwrap();
+    }
+    let retiring = pool.iter().next().unwrap().0;
+    pool.release(retiring).unwrap();
+    assert_eq!(pool.stats().retired, 1);
+    assert_eq!(pool.shrink(), 0);
+    assert_eq!(pool.capacity(), 7);
+}
+
+#[test]
+fn evicting_takes_the_least_important_object() {
+    let mut pool = Pool::<Probe>::new();
+    let handles: Vec<_> = [5, 1, 7, 1]
+        .into_iter()
+        .map(|v| filled(&mut pool, v))
+        .collect();
+    let new = pool.create_evicting(|p| p.value = 9, |p| p.value);
+    assert_eq!(new.index(), handles[1].index());
+    assert!(!pool.contains(handles[1]) && pool.contains(handles[3]));
+    assert_eq!(pool.stats().evicted, 1);
+}

@@ -1,7 +1,7 @@
 //! The intermediate form: the input struct with its attributes read, borrowing the syn nodes so
 //! that errors and generated code can point at the user's tokens.
 
-use crate::attr::{self, SizeAttr, Strategy};
+use crate::attr::{self, Container, Strategy};
 use crate::errors::Errors;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Index, Member, Type};
@@ -25,7 +25,7 @@ impl Derive {
 pub(crate) struct Input<'a> {
     pub(crate) node: &'a DeriveInput,
     pub(crate) derive: Derive,
-    pub(crate) size: SizeAttr,
+    pub(crate) attrs: Container,
     /// Empty for enums and unions, which validation rejects.
     pub(crate) fields: Vec<Field<'a>>,
 }
@@ -38,7 +38,7 @@ pub(crate) struct Field<'a> {
 
 impl<'a> Input<'a> {
     pub(crate) fn from_syn(node: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> Self {
-        let size = attr::container(&node.attrs, derive, errors);
+        let attrs = attr::container(&node.attrs, derive, errors);
         let fields = match &node.data {
             Data::Struct(data) => data
                 .fields
@@ -63,7 +63,7 @@ impl<'a> Input<'a> {
         Input {
             node,
             derive,
-            size,
+            attrs,
             fields,
         }
     }

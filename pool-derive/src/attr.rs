@@ -2,7 +2,7 @@
 
 use crate::ast::Derive;
 use crate::errors::Errors;
-use proc_macro2::{Span, TokenTree};
+use proc_macro2::{Ident, Span, TokenTree};
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ExprPath, ExprUnary, Lit, LitInt, Token, UnOp};
@@ -12,8 +12,11 @@ const MAX_SIZE: u64 = u32::MAX as u64;
 
 const FIELD_KEYS: &str = "`reset = <expr>`, `reset_with = <function>` or `keep`";
 
-/// What `#[pool(size = ...)]` said, if anything.
-pub(crate) enum SizeAttr {
+const STRUCT_KEYS: &str =
+    "`size = N`, `on_full = fail | panic | evict | grow`, `evict_by = <fn>` and `max = N`";
+
+/// What `#[pool(size = ...)]` or `#[pool(max = ...)]` said, if anything.
+pub(crate) enum Count {
     Missing,
     /// Given but wrong; the error is already reported.
     Invalid,
@@ -21,6 +24,44 @@ pub(crate) enum SizeAttr {
     Literal(LitInt),
     /// A constant expression, checked when the compiler evaluates it.
     Const(Expr),
+}
+
+/// What a full pool does, from `#[pool(on_full = ...)]`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OnFull {
+    Fail,
+    Panic,
+    Evict,
+    Grow,
+}
+
+impl OnFull {
+    const CHOICES: &str = "`fail` (the default), `panic`, `evict` or `grow`";
+
+    fn from_ident(ident: &Ident) -> Option<Self> {
+        Some(match ident.to_string().as_str() {
+            "fail" => OnFull::Fail,
+            "panic" => OnFull::Panic,
+            "evict" => OnFull::Evict,
+            "grow" => OnFull::Grow,
+            _ => return None,
+        })
+    }
+}
+
+/// The struct's `#[pool(...)]` attributes, each with the span of its key (or value, for
+/// `on_full`) for errors about how they combine.
+pub(crate) struct Container {
+    pub(crate) size: Count,
+    pub(crate) on_full: Option<(Span, OnFull)>,
+    pub(crate) evict_by: Option<(Span, Expr)>,
+    pub(crate) max: Option<(Span, Count)>,
+}
+
+impl Container {
+    pub(crate) fn on_full(&self) -> OnFull {
+        self.on_full.map_or(OnFull::Fail, |(_, on_full)| on_full)
+    }
 }
 
 /// How one field is reset.
@@ -47,48 +88,88 @@ impl Strategy {
 }
 
 /// Reads the struct's `#[pool(...)]` attributes.
-pub(crate) fn container(attrs: &[Attribute], derive: Derive, errors: &mut Errors) -> SizeAttr {
-    let mut size = SizeAttr::Missing;
-    let mut size_span: Option<Span> = None;
+pub(crate) fn container(attrs: &[Attribute], derive: Derive, errors: &mut Errors) -> Container {
+    let mut container = Container {
+        size: Count::Missing,
+        on_full: None,
+        evict_by: None,
+        max: None,
+    };
+    let mut seen: Vec<String> = Vec::new();
     for attr in pool_attrs(attrs) {
         let parsed = attr.parse_nested_meta(|meta| {
             let key = key(&meta);
-            match key.as_str() {
-                "size" if derive == Derive::Pooled => {
-                    let span = meta.path.span();
-                    let value = size_value(&meta, errors)?;
-                    if size_span.is_some() {
-                        errors.at(span, "duplicate `size`: give the pool's size once");
-                    } else {
-                        size_span = Some(span);
-                        size = value;
-                    }
-                    return Ok(());
-                }
-                "size" => errors.at(
-                    meta.path.span(),
-                    "`#[derive(Reset)]` takes no `size`: that belongs to `#[derive(Pooled)]`, and a pooled struct should not also derive `Reset`, whose public `Reset::blank` would build it outside its pool",
-                ),
-                "reset" | "reset_with" | "keep" => errors.at(
-                    meta.path.span(),
-                    format_args!("`{key}` goes on a field, not on the struct"),
-                ),
-                _ if derive == Derive::Pooled => errors.at(
-                    meta.path.span(),
-                    format_args!("unknown pool attribute `{key}`: on a struct, `#[pool(...)]` takes `size = N`; on a field, {FIELD_KEYS}"),
-                ),
-                _ => errors.at(
-                    meta.path.span(),
-                    format_args!("unknown pool attribute `{key}`: `#[derive(Reset)]` takes {FIELD_KEYS} on fields, and nothing on the struct"),
-                ),
+            let span = meta.path.span();
+            let known = matches!(key.as_str(), "size" | "on_full" | "evict_by" | "max");
+            if known && derive == Derive::Reset {
+                errors.at(span, format_args!("`#[derive(Reset)]` takes no `{key}`: that belongs to `#[derive(Pooled)]`, and a pooled struct should not also derive `Reset`, whose public `Reset::blank` would build it outside its pool"));
+                return skip_value(&meta);
             }
-            skip_value(&meta)
+            if known && seen.contains(&key) {
+                errors.at(span, format_args!("duplicate `{key}`: give it once"));
+                return skip_value(&meta);
+            }
+            match key.as_str() {
+                "size" => container.size = count_value(&meta, "size", errors)?,
+                "max" => container.max = Some((span, count_value(&meta, "max", errors)?)),
+                "on_full" => container.on_full = on_full_value(&meta, errors)?,
+                "evict_by" => {
+                    if !meta.input.peek(Token![=]) {
+                        errors.at(span, "`evict_by` needs the measure of an object's importance, such as `evict_by = Voice::loudness`, a `fn(&Voice) -> K` where `K: Ord`");
+                        return skip_value(&meta);
+                    }
+                    container.evict_by = Some((span, meta.value()?.parse()?));
+                }
+                "reset" | "reset_with" | "keep" => {
+                    errors.at(span, format_args!("`{key}` goes on a field, not on the struct"));
+                    return skip_value(&meta);
+                }
+                _ if derive == Derive::Pooled => {
+                    errors.at(span, format_args!("unknown pool attribute `{key}`: on a struct, `#[pool(...)]` takes {STRUCT_KEYS}; on a field, {FIELD_KEYS}"));
+                    return skip_value(&meta);
+                }
+                _ => {
+                    errors.at(span, format_args!("unknown pool attribute `{key}`: `#[derive(Reset)]` takes {FIELD_KEYS} on fields, and nothing on the struct"));
+                    return skip_value(&meta);
+                }
+            }
+            seen.push(key);
+            Ok(())
         });
         if let Err(error) = parsed {
             errors.push(error);
         }
     }
-    size
+    container
+}
+
+fn on_full_value(
+    meta: &ParseNestedMeta<'_>,
+    errors: &mut Errors,
+) -> syn::Result<Option<(Span, OnFull)>> {
+    if !meta.input.peek(Token![=]) {
+        errors.at(
+            meta.path.span(),
+            format_args!("`on_full` needs a strategy: {}", OnFull::CHOICES),
+        );
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let value: Expr = meta.value()?.parse()?;
+    let ident = match &value {
+        Expr::Path(path) => path.path.get_ident(),
+        _ => None,
+    };
+    if let Some(ident) = ident
+        && let Some(on_full) = OnFull::from_ident(ident)
+    {
+        return Ok(Some((ident.span(), on_full)));
+    }
+    errors.spanning(
+        &value,
+        format_args!("unknown `on_full` strategy: write {}", OnFull::CHOICES),
+    );
+    Ok(None)
 }
 
 /// Reads a field's `#[pool(...)]` attributes.
@@ -184,14 +265,14 @@ fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
-fn size_value(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<SizeAttr> {
+fn count_value(meta: &ParseNestedMeta<'_>, key: &str, errors: &mut Errors) -> syn::Result<Count> {
     if !meta.input.peek(Token![=]) {
         errors.at(
             meta.path.span(),
-            "`size` needs a value: the number of objects the pool builds up front, such as `size = 256`",
+            format_args!("`{key}` needs a value: a number of slots, such as `{key} = 256`"),
         );
         skip_value(meta)?;
-        return Ok(SizeAttr::Invalid);
+        return Ok(Count::Invalid);
     }
     let expr: Expr = meta.value()?.parse()?;
     let lit = match &expr {
@@ -201,26 +282,29 @@ fn size_value(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Si
             expr: inner,
             ..
         }) if matches!(**inner, Expr::Lit(_)) => {
-            errors.spanning(&expr, "`size` is a number of slots, at least 1");
-            return Ok(SizeAttr::Invalid);
+            errors.spanning(
+                &expr,
+                format_args!("`{key}` is a number of slots, at least 1"),
+            );
+            return Ok(Count::Invalid);
         }
-        _ => return Ok(SizeAttr::Const(expr)),
+        _ => return Ok(Count::Const(expr)),
     };
     let message = match lit {
         Lit::Int(int) => match int.base10_parse::<u64>() {
-            Ok(0) => "a pool needs at least one slot: `size` must be 1 or more".to_owned(),
+            Ok(0) => format!("a pool needs at least one slot: `{key}` must be 1 or more"),
             Ok(n) if n > MAX_SIZE => {
-                format!("`size` can be at most {MAX_SIZE}: slot indices are 32-bit")
+                format!("`{key}` can be at most {MAX_SIZE}: slot indices are 32-bit")
             }
-            Ok(n) => return Ok(SizeAttr::Literal(LitInt::new(&n.to_string(), int.span()))),
+            Ok(n) => return Ok(Count::Literal(LitInt::new(&n.to_string(), int.span()))),
             Err(error) => error.to_string(),
         },
         Lit::Str(text) => format!(
-            "`size` takes a number, not a string: write `size = {}`",
+            "`{key}` takes a number, not a string: write `{key} = {}`",
             text.value().trim()
         ),
-        _ => "`size` takes a whole number of slots, such as `size = 256`".to_owned(),
+        _ => format!("`{key}` takes a whole number of slots, such as `{key} = 256`"),
     };
     errors.spanning(lit, message);
-    Ok(SizeAttr::Invalid)
+    Ok(Count::Invalid)
 }

@@ -1,7 +1,7 @@
 //! Code generation: the `Pooled` or `Reset` impl, reset code field by field.
 
 use crate::ast::{Derive, Field, Input};
-use crate::attr::{SizeAttr, Strategy};
+use crate::attr::{Count, OnFull, Strategy};
 use crate::errors::Errors;
 use crate::{fallback, pool_type, valid};
 use proc_macro2::{TokenStream, TokenTree};
@@ -10,50 +10,57 @@ use syn::spanned::Spanned;
 use syn::{DeriveInput, Ident, WherePredicate};
 
 pub(crate) fn derive(node: &DeriveInput, derive: Derive) -> TokenStream {
-    match try_expand(node, derive) {
-        Ok(tokens) => tokens,
-        Err(error) => fallback::expand(node, derive, &error),
-    }
-}
-
-fn try_expand(node: &DeriveInput, derive: Derive) -> syn::Result<TokenStream> {
     let mut errors = Errors::default();
     let input = Input::from_syn(node, derive, &mut errors);
     valid::check(&input, &mut errors);
-    errors.finish()?;
-    Ok(match derive {
-        Derive::Pooled => impl_pooled(&input),
-        Derive::Reset => impl_reset(&input),
-    })
+    match errors.finish() {
+        Ok(()) => match derive {
+            Derive::Pooled => impl_pooled(&input),
+            Derive::Reset => impl_reset(&input),
+        },
+        Err(error) => fallback::expand(&input, &error),
+    }
 }
 
 fn impl_pooled(input: &Input<'_>) -> TokenStream {
     let ident = &input.node.ident;
     let (impl_generics, ty_generics, _) = input.node.generics.split_for_impl();
     let where_clause = where_clause(input);
-    let (size, size_check) = match &input.size {
-        SizeAttr::Literal(size) => (size.to_token_stream(), None),
-        // A free constant is evaluated even by `cargo check`; the associated one only when used.
-        SizeAttr::Const(size) => (
-            size.to_token_stream(),
-            Some(quote_spanned! {size.span()=>
-                const _: () = ::core::assert!(
-                    #size > 0,
-                    "a pool needs at least one slot: `size` must be 1 or more",
-                );
-            }),
-        ),
-        SizeAttr::Missing | SizeAttr::Invalid => unreachable!("validation requires a valid size"),
-    };
+    let attrs = &input.attrs;
+    let size = count(&attrs.size);
+    // Free constants are evaluated even by `cargo check`; associated ones only when used.
+    let mut checks = Vec::new();
+    if let Count::Const(expr) = &attrs.size {
+        checks.push(quote_spanned! {expr.span()=>
+            const _: () = ::core::assert!(
+                #size > 0,
+                "a pool needs at least one slot: `size` must be 1 or more",
+            );
+        });
+    }
+    let growth = match (attrs.on_full(), &attrs.max) {
+        (OnFull::Grow, Some((_, max_count))) => {
+            let max = count(max_count);
+            // Literals were compared already; a constant is compared when evaluated.
+            if matches!(max_count, Count::Const(_)) || matches!(attrs.size, Count::Const(_)) {
+                checks.push(max_check(&max, &size));
+            }
+            Some(quote!(::pooled::__private::Growth::UpTo(#max)))
+        }
+        (OnFull::Grow, None) => Some(quote!(::pooled::__private::Growth::UpTo(usize::MAX))),
+        _ => None,
+    }
+    .map(|growth| quote!(const GROWTH: ::pooled::__private::Growth = #growth;));
     let blank = input.fields.iter().map(Field::blank);
     let at_release = input.fields.iter().map(Field::reset_at_release);
     let at_reuse = input.fields.iter().map(Field::reset_at_reuse);
     let pooled_impl = quote! {
-        #size_check
+        #(#checks)*
 
         #[automatically_derived]
         impl #impl_generics ::pooled::__private::Pooled for #ident #ty_generics #where_clause {
             const SIZE: usize = #size;
+            #growth
 
             #[inline]
             fn blank(_: ::pooled::__private::PoolToken<'_>) -> Self {
@@ -71,7 +78,25 @@ fn impl_pooled(input: &Input<'_>) -> TokenStream {
             }
         }
     };
-    pool_type::expand(input.node, &pooled_impl)
+    pool_type::expand(input.node, &pooled_impl, pool_type::Create::of(attrs))
+}
+
+/// A checked `size` or `max`.
+fn count(count: &Count) -> TokenStream {
+    match count {
+        Count::Literal(literal) => literal.to_token_stream(),
+        Count::Const(expr) => expr.to_token_stream(),
+        Count::Missing | Count::Invalid => unreachable!("validation passed"),
+    }
+}
+
+fn max_check(max: &TokenStream, size: &TokenStream) -> TokenStream {
+    quote_spanned! {max.span()=>
+        const _: () = ::core::assert!(
+            #max >= #size,
+            "`max` is below `size`: a growing pool starts with `size` slots and grows up to `max`",
+        );
+    }
 }
 
 fn impl_reset(input: &Input<'_>) -> TokenStream {

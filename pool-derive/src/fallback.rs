@@ -1,17 +1,17 @@
 //! What a derive emits when the input has errors: the errors, and stubs that keep the rest of the
 //! user's code compiling, so that only the real errors are reported (thiserror's approach).
 
-use crate::ast::Derive;
-use crate::pool_type;
+use crate::ast::{Derive, Input};
+use crate::pool_type::{self, Create};
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::DeriveInput;
 
-pub(crate) fn expand(node: &DeriveInput, derive: Derive, error: &syn::Error) -> TokenStream {
+pub(crate) fn expand(input: &Input<'_>, error: &syn::Error) -> TokenStream {
     let error = error.to_compile_error();
+    let node = input.node;
     let ident = &node.ident;
     let (impl_generics, ty_generics, where_clause) = node.generics.split_for_impl();
-    match derive {
+    match input.derive {
         Derive::Pooled => {
             let stub = quote! {
                 #[automatically_derived]
@@ -31,7 +31,8 @@ pub(crate) fn expand(node: &DeriveInput, derive: Derive, error: &syn::Error) -> 
                     }
                 }
             };
-            let pool = pool_type::expand(node, &stub);
+            // The `create` the user asked for, so that calls to it add no errors of their own.
+            let pool = pool_type::expand(node, &stub, Create::of(&input.attrs));
             quote!(#error #pool)
         }
         Derive::Reset => quote! {

@@ -1,7 +1,7 @@
 //! The rules that look at the input as a whole rather than at one attribute.
 
 use crate::ast::{Derive, Input};
-use crate::attr::SizeAttr;
+use crate::attr::{Count, OnFull};
 use crate::errors::Errors;
 use syn::Data;
 
@@ -36,10 +36,44 @@ pub(crate) fn check(input: &Input<'_>, errors: &mut Errors) {
             ),
         );
     }
-    if let SizeAttr::Missing = input.size {
+    let attrs = &input.attrs;
+    if let Count::Missing = attrs.size {
         errors.spanning(
             &input.node.ident,
             "the pool needs a size: add `#[pool(size = N)]` to the struct, N being the most objects alive at once (the pool builds them all up front)",
         );
     }
+    match (attrs.on_full, &attrs.evict_by) {
+        (Some((span, OnFull::Evict)), None) => errors.at(
+            span,
+            "`on_full = evict` needs `evict_by = <measure>`, a `fn(&T) -> K` with `K: Ord` (floats as `pooled::TotalOrder`): the object it ranks lowest is evicted",
+        ),
+        (on_full, Some((span, _))) if !matches!(on_full, Some((_, OnFull::Evict))) => errors.at(
+            *span,
+            "`evict_by` ranks the objects that `on_full = evict` may evict; add `on_full = evict`, or remove `evict_by`",
+        ),
+        _ => {}
+    }
+    if let Some((span, max)) = &attrs.max {
+        if attrs.on_full() != OnFull::Grow {
+            errors.at(
+                *span,
+                "`max` limits how far a pool grows, so it needs `on_full = grow`",
+            );
+        } else if let (Count::Literal(max), Count::Literal(size)) = (max, &attrs.size) {
+            let (max_value, size_value) = (literal(max), literal(size));
+            if max_value < size_value {
+                errors.spanning(
+                    max,
+                    format_args!(
+                        "`max = {max_value}` is below `size = {size_value}`: a growing pool starts with `size` slots and grows up to `max`"
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn literal(int: &syn::LitInt) -> u64 {
+    int.base10_parse().expect("checked when parsed")
 }

@@ -1,0 +1,15 @@
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 16, evict_by = Voice::volume)]
+struct Voice {
+    volume: u32,
+}
+
+impl Voice {
+    fn volume(&self) -> u32 {
+        self.volume
+    }
+}
+
+fn main() {}

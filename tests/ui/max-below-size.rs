@@ -1,0 +1,9 @@
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256, on_full = grow, max = 128)]
+struct Particle {
+    x: f64,
+}
+
+fn main() {}

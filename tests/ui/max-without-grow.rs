@@ -1,0 +1,9 @@
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256, max = 4096)]
+struct Particle {
+    x: f64,
+}
+
+fn main() {}
