@@ -4,9 +4,9 @@
 //! It shows:
 //! - `with_capacity` giving one pool type another size per level, and `stats().high_water` telling
 //!   which size: an effects-heavy volcano needs 512 particles, a quiet library 64;
-//! - `#[pool(on_full = grow, max = 256)]`: an enemy pool of 32 adds chunks of 32 as a boss fight
-//!   spawns waves, moving no enemy, so a handle taken before it grew still reaches the same enemy
-//!   at the same address; at `max`, `create` fails and `stats().failed` counts it;
+//! - `#[pool(on_full = grow, max = 256)]`: an enemy pool of 32 adds chunks of 32, 64, then 128
+//!   as a boss fight spawns waves, moving no enemy, so a handle taken before it grew still reaches
+//!   the same enemy at the same address; at `max`, `create` fails and `stats().failed` counts it;
 //! - `shrink` giving the chunks back after the fight, except one that still holds a live enemy.
 //!
 //! ```text

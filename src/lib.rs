@@ -3,7 +3,7 @@
 #![warn(missing_docs)]
 
 pub use pool_core::{
-    Growth, Handle, Importance, Iter, IterMut, Pool, PoolFull, PoolToken, Pooled, Reset,
+    Growth, Handle, Importance, Iter, IterMut, Lease, Pool, PoolFull, PoolToken, Pooled, Reset,
     StaleHandle, Stats, TotalOrder,
 };
 pub use pool_derive::{Pooled, Reset};

@@ -127,7 +127,7 @@ fn iter_yields_live_objects_with_their_handles_in_slot_order() {
             (handles[5], 6)
         ]
     );
-    assert_eq!(pool.iter().len(), 4);
+    assert_eq!(pool.iter().size_hint(), (4, None));
     let by_ref: Vec<_> = (&pool).into_iter().map(|(h, _)| h).collect();
     assert_eq!(by_ref, [handles[1], handles[2], handles[4], handles[5]]);
 }
@@ -208,8 +208,8 @@ fn the_pool_prints_its_stats() {
     spawn(&mut pool, 1);
     assert_eq!(
         format!("{pool:?}"),
-        "ParticlePool { capacity: 8, live: 1, free: 7, high_water: 1, created: 1, released: 0, \
-         failed: 0, evicted: 0, chunks: 1, retired: 0 }"
+        "ParticlePool { capacity: 8, live: 1, leased: 0, free: 7, high_water: 1, created: 1, \
+         released: 0, failed: 0, evicted: 0, chunks: 1, retired: 0 }"
     );
 }
 
@@ -235,5 +235,5 @@ fn the_engine_can_be_used_directly_in_generic_code() {
     let mut pool = pooled::Pool::<Particle>::new();
     pool.create(|p| p.x = 1.0).unwrap();
     assert_eq!(live(&pool), 1);
-    assert!(format!("{pool:?}").starts_with("Pool { capacity: 8, live: 1, free: 7,"));
+    assert!(format!("{pool:?}").starts_with("Pool { capacity: 8, live: 1, leased: 0, free: 7,"));
 }

@@ -34,9 +34,16 @@ impl<'a, S: Iterator> Walk<'a, S> {
 }
 
 /// The live objects of a pool with their handles; see [`Pool::iter`](crate::Pool::iter).
+///
+/// It borrows the pool shared, so leases may turn into handles while it runs
+/// ([`Lease::into_handle`](crate::Lease::into_handle)); it yields every object live when it
+/// started, and perhaps some made live since. Its length is therefore known only from below, and
+/// it is not an `ExactSizeIterator`: [`Pool::len`](crate::Pool::len) is exact.
 pub struct Iter<'a, T> {
     chunks: Chunks<'a, T>,
     walk: Walk<'a, slice::Iter<'a, Slot<T>>>,
+    /// Objects live at the start and not yet passed, at least: none can stop being live under
+    /// `&Pool`.
     remaining: usize,
 }
 
@@ -62,7 +69,7 @@ impl<'a, T> Iterator for Iter<'a, T> {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             if let Some((index, slot)) = self.walk.next() {
-                self.remaining -= 1;
+                self.remaining = self.remaining.saturating_sub(1);
                 // SAFETY: the slot's occupancy bit is set, so it is live, and the iterator
                 // borrows the pool shared: live objects are mutated only through `&mut Pool`.
                 return Some((slot.handle(index), unsafe { slot.value() }));
@@ -73,11 +80,10 @@ impl<'a, T> Iterator for Iter<'a, T> {
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.remaining, Some(self.remaining))
+        (self.remaining, None)
     }
 }
 
-impl<T> ExactSizeIterator for Iter<'_, T> {}
 impl<T> FusedIterator for Iter<'_, T> {}
 
 /// The live objects of a pool with their handles, mutably; see

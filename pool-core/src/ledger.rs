@@ -6,10 +6,13 @@ use core::cell::Cell;
 /// The pool's bookkeeping: the free list's head and the counts behind [`Stats`](crate::Stats).
 ///
 /// It lives apart from the slots, so that the pool can update it while holding a chunk mutably,
-/// and in cells, so that objects can one day be lent out through `&Pool`.
+/// and in cells, so that leases can update it through `&Pool`.
 pub(crate) struct Ledger {
     pub(crate) free_head: Cell<u32>,
+    /// Live objects: reachable by handle.
     pub(crate) len: Cell<usize>,
+    /// Objects held by a `Lease`.
+    pub(crate) leased: Cell<usize>,
     pub(crate) high_water: Cell<usize>,
     pub(crate) retired: Cell<usize>,
     pub(crate) created: Cell<u64>,
@@ -23,6 +26,7 @@ impl Ledger {
         Self {
             free_head: Cell::new(free_head),
             len: Cell::new(0),
+            leased: Cell::new(0),
             high_water: Cell::new(0),
             retired: Cell::new(0),
             created: Cell::new(0),
@@ -32,15 +36,27 @@ impl Ledger {
         }
     }
 
-    /// Makes a slot taken off the free list live, and returns the handle to its object.
+    /// Makes a slot taken off the free list (or out of a lease) live, and returns the handle to
+    /// its object.
     #[inline]
     pub(crate) fn occupy<T>(&self, chunk: &Chunk<T>, local: usize) -> Handle<T> {
         chunk.occupancy.insert(local);
-        let len = self.len.get() + 1;
-        self.len.set(len);
-        self.high_water.set(self.high_water.get().max(len));
-        bump(&self.created);
+        self.len.set(self.len.get() + 1);
+        self.raise_high_water();
         chunk.slots[local].handle(chunk.base + local)
+    }
+
+    /// Counts a slot taken off the free list into a lease.
+    #[inline]
+    pub(crate) fn lend(&self) {
+        self.leased.set(self.leased.get() + 1);
+        self.raise_high_water();
+    }
+
+    #[inline]
+    fn raise_high_water(&self) {
+        let in_use = self.len.get() + self.leased.get();
+        self.high_water.set(self.high_water.get().max(in_use));
     }
 
     /// Ends the life of a live slot whose object has been reset: the slot moves to its next
@@ -56,6 +72,8 @@ impl Ledger {
         }
     }
 
+    /// Puts a slot that was never made live back on the free list. Its generation was never
+    /// handed out, so it stays.
     #[inline]
     pub(crate) fn push_free<T>(&self, chunk: &Chunk<T>, local: usize) {
         chunk.slots[local].set_next_free(self.free_head.get());

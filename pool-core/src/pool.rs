@@ -1,10 +1,12 @@
 use crate::iter::{Iter, IterMut};
+use crate::lease::Lease;
 use crate::ledger::{Ledger, bump};
 use crate::pooled::token;
 use crate::slot::NIL;
-use crate::storage::Storage;
+use crate::storage::{Chunk, Storage};
 use crate::{Growth, Handle, Importance, PoolFull, Pooled, StaleHandle, Stats};
 use core::fmt;
+use core::mem;
 
 /// A fixed number of `T`s, built up front in one allocation and handed out by [`Handle`].
 ///
@@ -137,8 +139,8 @@ impl<T: Pooled> Pool<T> {
     /// nothing changes but [`Stats::failed`].
     #[inline]
     pub fn create(&mut self, init: impl FnOnce(&mut T)) -> Result<Handle<T>, PoolFull> {
-        match self.take_free() {
-            Some(index) => Ok(self.fill(index, init)),
+        match self.take(init) {
+            Some((chunk, local)) => Ok(self.ledger.occupy(chunk, local)),
             None => Err(self.refuse()),
         }
     }
@@ -173,8 +175,66 @@ impl<T: Pooled> Pool<T> {
         name: &dyn fmt::Display,
         init: impl FnOnce(&mut T),
     ) -> Handle<T> {
-        match self.take_free() {
-            Some(index) => self.fill(index, init),
+        match self.take(init) {
+            Some((chunk, local)) => self.ledger.occupy(chunk, local),
+            None => self.panic_full(name),
+        }
+    }
+
+    /// Lends a blank object, set up by `init`, through `&self`: many leases can be out at once,
+    /// and each gives its object back, reset, when it drops. See [`Lease`].
+    ///
+    /// It takes a slot as [`create`](Pool::create) does, growing a growing pool, but it never
+    /// evicts: evicting resets a live object, which someone may be reading through `&self`.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2)]
+    /// # struct Scratch { points: Vec<[f32; 3]> }
+    /// let pool = ScratchPool::new();
+    /// let mut a = pool.acquire(|_| {})?;
+    /// let mut b = pool.acquire(|_| {})?;
+    /// a.points.push([1.0; 3]);
+    /// b.points.extend_from_slice(&a.points);
+    /// assert!(pool.acquire(|_| {}).is_err()); // both slots are lent
+    /// drop(a);
+    /// assert!(pool.acquire(|_| {}).is_ok());
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when no slot is free and the pool cannot grow; `init` is not called and
+    /// nothing changes but [`Stats::failed`].
+    #[inline]
+    pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
+        match self.take(init) {
+            Some((chunk, local)) => Ok(Lease::new(&self.ledger, chunk, local)),
+            None => Err(self.refuse()),
+        }
+    }
+
+    /// Like [`acquire`](Pool::acquire), but panics when no slot is free, as
+    /// [`create_or_panic`](Pool::create_or_panic) does.
+    ///
+    /// # Panics
+    /// When no slot is free and the pool cannot grow.
+    #[inline]
+    #[track_caller]
+    pub fn acquire_or_panic(&self, init: impl FnOnce(&mut T)) -> Lease<'_, T> {
+        let name = format_args!("Pool<{}>", core::any::type_name::<T>());
+        self.acquire_or_panic_named(&name, init)
+    }
+
+    #[inline]
+    #[track_caller]
+    pub(crate) fn acquire_or_panic_named(
+        &self,
+        name: &dyn fmt::Display,
+        init: impl FnOnce(&mut T),
+    ) -> Lease<'_, T> {
+        match self.take(init) {
+            Some((chunk, local)) => Lease::new(&self.ledger, chunk, local),
             None => self.panic_full(name),
         }
     }
@@ -214,10 +274,7 @@ impl<T: Pooled> Pool<T> {
         init: impl FnOnce(&mut T),
         mut importance: impl FnMut(&T) -> K,
     ) -> Handle<T> {
-        let index = loop {
-            if let Some(index) = self.take_free() {
-                break index;
-            }
+        while !self.ledger.has_free() && !self.grow() {
             let Some(victim) = self.least_important(&mut importance) else {
                 panic!(
                     "Pool<{}> cannot evict: it is full but holds no live object",
@@ -226,8 +283,9 @@ impl<T: Pooled> Pool<T> {
             };
             self.remove(victim).expect("the victim was just found live");
             bump(&self.ledger.evicted);
-        };
-        self.fill(index, init)
+        }
+        let (chunk, local) = self.take(init).expect("a slot was just freed");
+        self.ledger.occupy(chunk, local)
     }
 
     /// The live object that [`create_evicting`](Pool::create_evicting) would evict if the pool
@@ -443,11 +501,11 @@ impl<T: Pooled> Pool<T> {
     /// # struct Enemy { health: u32 }
     /// let mut enemies = EnemyPool::new();
     /// let wave: Vec<_> = (0..5).map(|_| enemies.create(|e| e.health = 10).unwrap()).collect();
-    /// assert_eq!(enemies.capacity(), 6); // grew by two chunks of 2
+    /// assert_eq!(enemies.capacity(), 8); // grew by a chunk of 2, then one of 4
     /// for enemy in wave {
     ///     enemies.release(enemy)?;
     /// }
-    /// assert_eq!(enemies.shrink(), 4);
+    /// assert_eq!(enemies.shrink(), 6);
     /// assert_eq!(enemies.capacity(), 2);
     /// # Ok::<(), pooled::StaleHandle>(())
     /// ```
@@ -469,43 +527,44 @@ impl<T: Pooled> Pool<T> {
         freed
     }
 
-    /// A free slot's index, growing the pool if it may.
+    /// Takes a free slot (growing the pool if it may), hands its blank object to `init`, and
+    /// returns the slot, which the caller now owns: off the free list and not yet live. If
+    /// `init` panics, the slot is reset and goes back to the free list.
     #[inline]
-    fn take_free(&mut self) -> Option<usize> {
-        match self.pop_free() {
-            Some(index) => Some(index),
-            None => self.grow(),
-        }
-    }
-
-    #[cold]
-    fn grow(&mut self) -> Option<usize> {
-        let first = self
-            .storage
-            .grow(self.ledger.free_head.get(), || T::blank(token()))?;
-        self.ledger.free_head.set(first);
-        self.pop_free()
-    }
-
-    /// Hands the object in a slot taken off the free list to `init`, then makes it live.
-    #[inline]
-    fn fill(&mut self, index: usize, init: impl FnOnce(&mut T)) -> Handle<T> {
-        let mut filling = Filling {
-            pool: self,
-            index,
-            done: false,
+    fn take(&self, init: impl FnOnce(&mut T)) -> Option<(&Chunk<T>, usize)> {
+        let index = match self.pop_free() {
+            Some(index) => index,
+            None if self.grow() => self.pop_free()?,
+            None => return None,
         };
-        let pool = &mut *filling.pool;
-        let (chunk, local) = pool
+        let (chunk, local) = self
             .storage
-            .locate_mut(index)
+            .locate(index)
             .expect("free-list indices are in the pool");
-        let value = chunk.slots[local].value_mut();
+        let filling = Filling {
+            ledger: &self.ledger,
+            chunk,
+            local,
+        };
+        // SAFETY: the slot was just taken off the free list and is not live, so this function
+        // owns it: nothing else reaches it until it is made live or lent, after `init`.
+        let value = unsafe { chunk.slots[local].value_owned() };
         value.reset_at_reuse();
         init(value);
-        let handle = pool.ledger.occupy(chunk, local);
-        filling.done = true;
-        handle
+        mem::forget(filling);
+        bump(&self.ledger.created);
+        Some((chunk, local))
+    }
+
+    /// Adds a chunk of free slots if the pool grows and has not reached its limit.
+    #[cold]
+    fn grow(&self) -> bool {
+        let grown = self
+            .storage
+            .grow(self.ledger.free_head.get(), || T::blank(token()));
+        grown
+            .inspect(|&first| self.ledger.free_head.set(first))
+            .is_some()
     }
 
     /// Resets a live object and frees its slot, counting neither a release nor an eviction.
@@ -548,7 +607,8 @@ impl<T> Pool<T> {
         self.storage.capacity()
     }
 
-    /// The number of live objects.
+    /// The number of live objects: those reachable by handle. Leased objects are counted apart,
+    /// in [`Stats::leased`].
     #[inline]
     pub fn len(&self) -> usize {
         self.ledger.len.get()
@@ -574,7 +634,8 @@ impl<T> Pool<T> {
         Stats {
             capacity: self.capacity(),
             live: self.len(),
-            free: self.capacity() - self.len() - retired,
+            free: self.capacity() - self.len() - ledger.leased.get() - retired,
+            leased: ledger.leased.get(),
             high_water: ledger.high_water.get(),
             created: ledger.created.get(),
             released: ledger.released.get(),
@@ -610,21 +671,17 @@ impl<T> Pool<T> {
 
 /// Puts a slot back on the free list, reset, if `init` unwinds while filling it.
 struct Filling<'a, T: Pooled> {
-    pool: &'a mut Pool<T>,
-    index: usize,
-    done: bool,
+    ledger: &'a Ledger,
+    chunk: &'a Chunk<T>,
+    local: usize,
 }
 
 impl<T: Pooled> Drop for Filling<'_, T> {
     fn drop(&mut self) {
-        if self.done {
-            return;
-        }
-        let pool = &mut *self.pool;
-        if let Some((chunk, local)) = pool.storage.locate_mut(self.index) {
-            chunk.slots[local].value_mut().reset_at_release();
-            pool.ledger.push_free(chunk, local);
-        }
+        // SAFETY: `take` owns the slot, and `init`, which held the only reference to its object,
+        // has unwound.
+        unsafe { self.chunk.slots[self.local].value_owned() }.reset_at_release();
+        self.ledger.push_free(self.chunk, self.local);
     }
 }
 

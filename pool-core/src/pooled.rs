@@ -47,8 +47,9 @@ pub trait Pooled: Sized {
 pub enum Growth {
     /// The pool keeps the capacity it was built with.
     Fixed,
-    /// When full, the pool adds a chunk of slots (as many as it was built with, rounded up to
-    /// a power of two), up to this many slots in all. Existing objects never move.
+    /// When full, the pool adds a chunk of slots, up to this many slots in all: first as many as
+    /// it was built with (rounded up to a power of two), then twice as many each time. Existing
+    /// objects never move.
     UpTo(usize),
 }
 

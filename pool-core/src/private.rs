@@ -2,7 +2,7 @@
 //! `pooled` facade pins this crate to one exact version.
 
 pub use crate::{
-    Growth, Handle, Importance, Iter, IterMut, Pool, PoolFull, PoolToken, Pooled, Reset,
+    Growth, Handle, Importance, Iter, IterMut, Lease, Pool, PoolFull, PoolToken, Pooled, Reset,
     StaleHandle, Stats,
 };
 use core::fmt;
@@ -21,6 +21,17 @@ pub fn create_or_panic<T: Pooled>(
     init: impl FnOnce(&mut T),
 ) -> Handle<T> {
     pool.create_or_panic_named(&name, init)
+}
+
+/// `acquire` for `#[pool(on_full = panic)]`: the panic message names the generated pool.
+#[inline]
+#[track_caller]
+pub fn acquire_or_panic<'a, T: Pooled>(
+    pool: &'a Pool<T>,
+    name: &'static str,
+    init: impl FnOnce(&mut T),
+) -> Lease<'a, T> {
+    pool.acquire_or_panic_named(&name, init)
 }
 
 /// Applies an `evict_by` measure, which may be a path or a closure whose parameter type is

@@ -74,12 +74,30 @@ impl<T> Slot<T> {
     ///
     /// # Safety
     /// No `&mut T` to this slot's object may exist for the returned lifetime. The pool upholds it
-    /// by calling this only for live slots and only under `&Pool`: a live object is mutated only
-    /// through `&mut Pool`, which cannot coexist with the borrow returned here.
+    /// by calling this for live slots under `&Pool` (a live object is mutated only through
+    /// `&mut Pool`, which cannot coexist with that borrow), and for a slot a `Lease` owns, under
+    /// `&Lease`.
     #[inline]
     pub(crate) unsafe fn value(&self) -> &T {
         // SAFETY: the caller guarantees that no mutable reference to the value exists.
         unsafe { &*self.value.get() }
+    }
+
+    /// The object, mutably, through a shared reference to the slot.
+    ///
+    /// # Safety
+    /// The caller must own the slot exclusively for the returned lifetime: it is off the free
+    /// list and not live (taken by `create` or `acquire` and not yet made live, or held by a
+    /// `Lease`), so neither `get`, nor iteration, nor another `create` or `acquire` reaches it,
+    /// and the caller hands out no other reference to it meanwhile.
+    #[inline]
+    #[expect(
+        clippy::mut_from_ref,
+        reason = "exclusive ownership of the slot is the contract"
+    )]
+    pub(crate) unsafe fn value_owned(&self) -> &mut T {
+        // SAFETY: the caller owns the slot exclusively, so no other reference to the value exists.
+        unsafe { &mut *self.value.get() }
     }
 
     #[cfg(test)]

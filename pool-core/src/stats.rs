@@ -30,15 +30,18 @@ use core::fmt;
 pub struct Stats {
     /// Slots built up front, live or not.
     pub capacity: usize,
-    /// Objects live now.
+    /// Objects live now: reachable by handle.
     pub live: usize,
+    /// Objects lent out now, by [`acquire`](crate::Pool::acquire).
+    pub leased: usize,
     /// Slots ready for [`create`](crate::Pool::create).
     pub free: usize,
-    /// The most objects that were live at once since the pool was built.
+    /// The most objects in use (live or leased) at once since the pool was built.
     pub high_water: usize,
-    /// Objects created since the pool was built.
+    /// Objects created or lent since the pool was built.
     pub created: u64,
-    /// Objects released (by `release`, `retain` or `release_all`), not counting evictions.
+    /// Objects given back (by `release`, `retain`, `release_all` or a lease dropping), not
+    /// counting evictions.
     pub released: u64,
     /// Creations refused, or panicked on, because the pool was full.
     pub failed: u64,
@@ -58,6 +61,7 @@ impl Stats {
         let Stats {
             capacity,
             live,
+            leased,
             free,
             high_water,
             created,
@@ -70,6 +74,7 @@ impl Stats {
         f.debug_struct(name)
             .field("capacity", capacity)
             .field("live", live)
+            .field("leased", leased)
             .field("free", free)
             .field("high_water", high_water)
             .field("created", created)

@@ -2,7 +2,9 @@ use crate::occupancy::Occupancy;
 use crate::slot::{NIL, Slot};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
+use core::cell::{Cell, OnceCell, UnsafeCell};
 use core::num::NonZeroU32;
+use core::slice;
 
 /// A block of slots that never moves once built, with one occupancy bit per slot.
 pub(crate) struct Chunk<T> {
@@ -49,24 +51,58 @@ impl<T> Chunk<T> {
     }
 }
 
-/// A grown chunk, or the memory of one given back by `shrink`.
-enum Grown<T> {
-    Live(Chunk<T>),
-    /// Where a chunk was: a chunk grown here again starts at this generation.
-    Returned(NonZeroU32),
+/// A place for a grown chunk: empty until the pool grows into it, and empty again after
+/// `shrink` gives it back.
+struct Entry<T> {
+    // Written through `&Storage` only by `grow`, and only while `None`; otherwise only through
+    // `&mut Storage`. `get` keeps no reference to a `None`, so no reference ever reaches a value
+    // that is being written.
+    chunk: UnsafeCell<Option<Chunk<T>>>,
+    /// The generation a chunk built here starts from: past every handle into the chunks that
+    /// were here before.
+    floor: Cell<NonZeroU32>,
+}
+
+impl<T> Entry<T> {
+    fn new() -> Self {
+        Self {
+            chunk: UnsafeCell::new(None),
+            floor: Cell::new(NonZeroU32::MIN),
+        }
+    }
+
+    #[inline]
+    fn get(&self) -> Option<&Chunk<T>> {
+        // SAFETY: see the field: while `&self` is borrowed, the chunk is written only if it is
+        // `None`, and then no reference to it exists, this one included (`None` holds nothing to
+        // refer to, and the `&Option` does not outlive this call).
+        unsafe { (*self.chunk.get()).as_ref() }
+    }
+
+    /// Builds the chunk in an empty place.
+    fn fill(&self, chunk: Chunk<T>) {
+        debug_assert!(self.get().is_none());
+        // SAFETY: the place is empty, so no reference into it exists (see `get`), and the pool
+        // is not `Sync`, so no other thread is reading it.
+        unsafe { *self.chunk.get() = Some(chunk) };
+    }
 }
 
 /// The pool's slots: the first chunk, built up front, and the chunks a growing pool added.
 ///
-/// Grown chunks are all `1 << chunk_bits` slots (the last may be shorter, to stop at the
-/// limit), so a pool-wide index past the first chunk finds its chunk with a shift.
+/// Grown chunks double in size: the one at position `k` holds `1 << (chunk_bits + k)` slots
+/// (the last may be shorter, to stop at the limit), and the positions' index ranges follow one
+/// another past the first chunk. So at most 32 positions exist, an index past the first chunk
+/// finds its position with a leading-zero count, and the table of positions is allocated once, at
+/// the first growth, and never moves: the pool can grow through `&self` while objects and chunks
+/// are borrowed.
 pub(crate) struct Storage<T> {
     first: Chunk<T>,
-    grown: Vec<Grown<T>>,
+    grown: OnceCell<Box<[Entry<T>]>>,
     chunk_bits: u32,
     /// The most slots the pool may hold; the first chunk's length when it does not grow.
     limit: usize,
-    capacity: usize,
+    capacity: Cell<usize>,
 }
 
 impl<T> Storage<T> {
@@ -74,17 +110,17 @@ impl<T> Storage<T> {
     pub(crate) fn new(capacity: usize, limit: usize, blank: impl FnMut() -> T) -> Self {
         Self {
             first: Chunk::new(0, capacity, NonZeroU32::MIN, NIL, blank),
-            grown: Vec::new(),
+            grown: OnceCell::new(),
             chunk_bits: capacity.max(1).next_power_of_two().trailing_zeros(),
             limit: limit.max(capacity),
-            capacity,
+            capacity: Cell::new(capacity),
         }
     }
 
     /// Slots built now, in every chunk.
     #[inline]
     pub(crate) fn capacity(&self) -> usize {
-        self.capacity
+        self.capacity.get()
     }
 
     /// The chunks holding slots now, the first included.
@@ -96,7 +132,19 @@ impl<T> Storage<T> {
     pub(crate) fn slot(&self, index: usize) -> Option<&Slot<T>> {
         match self.first.slots.get(index) {
             Some(slot) => Some(slot),
-            None => self.locate_grown(index).and_then(|(c, i)| c.slots.get(i)),
+            None => self
+                .locate_grown(index)
+                .map(|(chunk, local)| &chunk.slots[local]),
+        }
+    }
+
+    /// The chunk holding `index`, and the index within it.
+    #[inline]
+    pub(crate) fn locate(&self, index: usize) -> Option<(&Chunk<T>, usize)> {
+        if index < self.first.slots.len() {
+            Some((&self.first, index))
+        } else {
+            self.locate_grown(index)
         }
     }
 
@@ -106,74 +154,74 @@ impl<T> Storage<T> {
         if index < self.first.slots.len() {
             return Some((&mut self.first, index));
         }
-        let (k, local) = self.split(index);
-        match self.grown.get_mut(k)? {
-            Grown::Live(chunk) if local < chunk.slots.len() => Some((chunk, local)),
-            _ => None,
-        }
+        let (k, local) = self.position(index);
+        let chunk = self.grown.get_mut()?.get_mut(k)?.chunk.get_mut().as_mut()?;
+        (local < chunk.slots.len()).then_some((chunk, local))
     }
 
     fn locate_grown(&self, index: usize) -> Option<(&Chunk<T>, usize)> {
-        let (k, local) = self.split(index);
-        match self.grown.get(k)? {
-            Grown::Live(chunk) if local < chunk.slots.len() => Some((chunk, local)),
-            _ => None,
-        }
+        let (k, local) = self.position(index);
+        let chunk = self.grown.get()?.get(k)?.get()?;
+        (local < chunk.slots.len()).then_some((chunk, local))
     }
 
-    /// The grown chunk number and the index within it, for an index past the first chunk.
+    /// The position of the grown chunk whose range holds `index`, past the first chunk, and the
+    /// index within it.
     #[inline]
-    fn split(&self, index: usize) -> (usize, usize) {
+    fn position(&self, index: usize) -> (usize, usize) {
         let past_first = index - self.first.slots.len();
-        (
-            past_first >> self.chunk_bits,
-            past_first & ((1 << self.chunk_bits) - 1),
-        )
+        let k = (usize::BITS - 1 - ((past_first >> self.chunk_bits) + 1).leading_zeros()) as usize;
+        (k, past_first - (((1 << k) - 1) << self.chunk_bits))
+    }
+
+    fn entries(&self) -> &[Entry<T>] {
+        self.grown.get().map_or(&[], |entries| entries)
     }
 
     /// Every chunk holding slots, the first first.
     pub(crate) fn chunks(&self) -> Chunks<'_, T> {
         Chunks {
             first: Some(&self.first),
-            grown: self.grown.iter(),
+            grown: self.entries().iter(),
         }
     }
 
     /// Every chunk holding slots, mutably.
     pub(crate) fn chunks_mut(&mut self) -> ChunksMut<'_, T> {
+        let grown: &mut [Entry<T>] = self.grown.get_mut().map_or(&mut [], |entries| entries);
         ChunksMut {
             first: Some(&mut self.first),
-            grown: self.grown.iter_mut(),
+            grown: grown.iter_mut(),
         }
     }
 
-    /// Adds a chunk of blank slots, free-listed in order and ending in `tail`, and returns its
-    /// first index; `None` at the limit.
-    pub(crate) fn grow(&mut self, tail: u32, blank: impl FnMut() -> T) -> Option<u32> {
-        let chunk_len = 1usize << self.chunk_bits;
-        let k = self
-            .grown
+    /// Adds a chunk of blank slots in the lowest empty place, free-listed in order and ending in
+    /// `tail`, and returns its first index; `None` at the limit.
+    pub(crate) fn grow(&self, tail: u32, blank: impl FnMut() -> T) -> Option<u32> {
+        let room = self.limit - self.capacity();
+        if room == 0 {
+            return None;
+        }
+        let entries = self.grown.get_or_init(|| {
+            let first = self.first.slots.len();
+            let places = (0..usize::BITS)
+                .take_while(|&k| first + (((1usize << k) - 1) << self.chunk_bits) < self.limit)
+                .count();
+            (0..places).map(|_| Entry::new()).collect()
+        });
+        let (k, entry) = entries
             .iter()
-            .position(|grown| matches!(grown, Grown::Returned(_)))
-            .unwrap_or(self.grown.len());
-        let base = self.first.slots.len() + (k << self.chunk_bits);
-        let len = chunk_len
-            .min(self.limit - self.capacity)
+            .enumerate()
+            .find(|(_, entry)| entry.get().is_none())?;
+        let base = self.first.slots.len() + (((1 << k) - 1) << self.chunk_bits);
+        let len = (1usize << (self.chunk_bits + u32::try_from(k).ok()?))
+            .min(room)
             .min((NIL as usize).saturating_sub(base));
         if len == 0 {
             return None;
         }
-        let generation = match self.grown.get(k) {
-            Some(Grown::Returned(generation)) => *generation,
-            _ => NonZeroU32::MIN,
-        };
-        let chunk = Grown::Live(Chunk::new(base, len, generation, tail, blank));
-        if k == self.grown.len() {
-            self.grown.push(chunk);
-        } else {
-            self.grown[k] = chunk;
-        }
-        self.capacity += len;
+        entry.fill(Chunk::new(base, len, entry.floor.get(), tail, blank));
+        self.capacity.set(self.capacity() + len);
         #[expect(clippy::cast_possible_truncation, reason = "checked against NIL above")]
         Some(base as u32)
     }
@@ -182,54 +230,66 @@ impl<T> Storage<T> {
     /// slots they held. Their slots are still on the caller's free list.
     pub(crate) fn shrink(&mut self) -> usize {
         let mut freed = 0;
-        for grown in &mut self.grown {
-            if let Grown::Live(chunk) = grown
+        for entry in self
+            .grown
+            .get_mut()
+            .into_iter()
+            .flat_map(|entries| entries.iter_mut())
+        {
+            let place = entry.chunk.get_mut();
+            if let Some(chunk) = place
                 && chunk.occupancy.is_empty()
                 && let Some(floor) = chunk.generation_floor()
             {
                 freed += chunk.slots.len();
-                *grown = Grown::Returned(floor);
+                entry.floor.set(floor);
+                *place = None;
             }
         }
-        self.capacity -= freed;
+        self.capacity.set(self.capacity() - freed);
         freed
     }
 }
 
-macro_rules! chunk_iterator {
-    ($name:ident, $iter:ident, $($mut:ident)?) => {
-        /// The chunks holding slots, the first first; see [`Storage::chunks`].
-        pub(crate) struct $name<'a, T> {
-            first: Option<&'a $($mut)? Chunk<T>>,
-            grown: core::slice::$iter<'a, Grown<T>>,
-        }
-
-        impl<'a, T> Iterator for $name<'a, T> {
-            type Item = &'a $($mut)? Chunk<T>;
-
-            #[inline]
-            fn next(&mut self) -> Option<Self::Item> {
-                if let Some(first) = self.first.take() {
-                    return Some(first);
-                }
-                self.grown.find_map(|grown| match grown {
-                    Grown::Live(chunk) => Some(chunk),
-                    Grown::Returned(_) => None,
-                })
-            }
-        }
-
-        impl<T> DoubleEndedIterator for $name<'_, T> {
-            fn next_back(&mut self) -> Option<Self::Item> {
-                let grown = self.grown.rfind(|grown| matches!(grown, Grown::Live(_)));
-                match grown {
-                    Some(Grown::Live(chunk)) => Some(chunk),
-                    _ => self.first.take(),
-                }
-            }
-        }
-    };
+/// The chunks holding slots, the first first; see [`Storage::chunks`].
+pub(crate) struct Chunks<'a, T> {
+    first: Option<&'a Chunk<T>>,
+    grown: slice::Iter<'a, Entry<T>>,
 }
 
-chunk_iterator!(Chunks, Iter,);
-chunk_iterator!(ChunksMut, IterMut, mut);
+impl<'a, T> Iterator for Chunks<'a, T> {
+    type Item = &'a Chunk<T>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.first
+            .take()
+            .or_else(|| self.grown.find_map(Entry::get))
+    }
+}
+
+impl<T> DoubleEndedIterator for Chunks<'_, T> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        let grown = &mut self.grown;
+        core::iter::from_fn(|| grown.next_back())
+            .find_map(Entry::get)
+            .or_else(|| self.first.take())
+    }
+}
+
+/// The chunks holding slots, mutably; see [`Storage::chunks_mut`].
+pub(crate) struct ChunksMut<'a, T> {
+    first: Option<&'a mut Chunk<T>>,
+    grown: slice::IterMut<'a, Entry<T>>,
+}
+
+impl<'a, T> Iterator for ChunksMut<'a, T> {
+    type Item = &'a mut Chunk<T>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.first
+            .take()
+            .or_else(|| self.grown.find_map(|entry| entry.chunk.get_mut().as_mut()))
+    }
+}

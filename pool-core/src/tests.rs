@@ -115,7 +115,8 @@ fn iteration_crosses_occupancy_words() {
             (199, 199)
         ]
     );
-    assert_eq!(pool.iter().len(), 6);
+    assert_eq!(pool.iter().size_hint(), (6, None));
+    assert_eq!(pool.iter_mut().len(), 6);
     for (_, probe) in &mut pool {
         probe.value += 1000;
     }
@@ -303,4 +304,129 @@ fn evicting_takes_the_least_important_object() {
     assert_eq!(new.index(), handles[1].index());
     assert!(!pool.contains(handles[1]) && pool.contains(handles[3]));
     assert_eq!(pool.stats().evicted, 1);
+}
+
+#[test]
+fn leases_mutate_and_return_in_any_order_beside_shared_borrows() {
+    let mut pool = Pool::<Probe>::with_capacity(6);
+    let a = filled(&mut pool, 1);
+    let b = filled(&mut pool, 2);
+    let shared = Rc::new(());
+    let read_a = pool.get(a).unwrap();
+    let mut leases: Vec<_> = (10..14)
+        .map(|v| pool.acquire(|p| p.value = v).unwrap())
+        .collect();
+    for lease in &mut leases {
+        lease.value += 100;
+        lease.owned = Some(Rc::clone(&shared));
+    }
+    let read_b = pool.get(b).unwrap();
+    assert_eq!(read_a.value + read_b.value, 3);
+    assert_eq!(
+        leases.iter().map(|l| l.value).collect::<Vec<_>>(),
+        [110, 111, 112, 113]
+    );
+    assert!(pool.acquire(|_| {}).is_err());
+    assert_eq!(Rc::strong_count(&shared), 5);
+
+    // Back out of order: the last, the first, then the middle two.
+    drop(leases.pop());
+    drop(leases.remove(0));
+    let kept = leases.pop().unwrap().into_handle();
+    assert_eq!(pool.get(kept).unwrap().value, 112);
+    let total: u32 = pool.iter().map(|(_, p)| p.value).sum();
+    assert_eq!(total, 115);
+    drop(leases);
+    assert_eq!(
+        Rc::strong_count(&shared),
+        2,
+        "only the kept object holds it"
+    );
+    assert_eq!(pool.stats().leased, 0);
+    pool.release(kept).unwrap();
+    assert_eq!(Rc::strong_count(&shared), 1);
+    assert_eq!(pool.stats().free, 4);
+}
+
+#[test]
+fn a_lease_can_grow_the_pool_while_objects_and_chunks_are_borrowed() {
+    let mut pool = Pool::<Grower>::new();
+    let first = grown(&mut pool, 7);
+    let read = pool.get(first).unwrap();
+    let mut chunks_walk = pool.iter();
+    let leases: Vec<_> = (0..9)
+        .map(|v| pool.acquire(|g| g.0.value = v).unwrap())
+        .collect();
+    assert_eq!(pool.stats().chunks, 3);
+    assert!(pool.acquire(|_| {}).is_err());
+    assert_eq!(read.0.value, 7);
+    assert_eq!(chunks_walk.next().map(|(h, _)| h), Some(first));
+    assert!(chunks_walk.next().is_none());
+    let sum: u32 = leases.iter().map(|l| l.0.value).sum();
+    assert_eq!(sum, 36);
+    let kept: Vec<_> = leases.into_iter().map(crate::Lease::into_handle).collect();
+    assert_eq!(pool.iter().count(), 10);
+    for handle in kept {
+        pool.release(handle).unwrap();
+    }
+    pool.release(first).unwrap();
+    assert_eq!(pool.shrink(), 7);
+}
+
+#[test]
+fn growing_fills_a_place_in_the_chunk_table_an_iterator_is_walking() {
+    let mut pool = Pool::<Grower>::new();
+    let handles: Vec<_> = (0..4).map(|v| grown(&mut pool, v)).collect();
+    assert_eq!(
+        pool.stats().chunks,
+        2,
+        "the table exists, its second place empty"
+    );
+    let mut walk = pool.iter();
+    let (first, _) = walk.next().unwrap();
+    let in_grown_chunk = pool.get(handles[3]).unwrap();
+    let leases: Vec<_> = (0..6)
+        .map(|v| pool.acquire(|g| g.0.value = v).unwrap())
+        .collect();
+    assert_eq!(pool.stats().chunks, 3, "the second place was filled");
+    assert_eq!(first, handles[0]);
+    let rest: Vec<_> = walk.map(|(h, g)| (h, g.0.value)).collect();
+    assert_eq!(rest, [(handles[1], 1), (handles[2], 2), (handles[3], 3)]);
+    assert_eq!(in_grown_chunk.0.value, 3);
+    assert_eq!(leases.iter().map(|l| l.0.value).sum::<u32>(), 15);
+}
+
+#[test]
+fn a_reset_that_panics_in_a_lease_drop_leaves_the_object_live() {
+    extern crate std;
+    struct Brittle(u32);
+
+    impl Pooled for Brittle {
+        const SIZE: usize = 1;
+
+        fn blank(_: PoolToken<'_>) -> Self {
+            Brittle(0)
+        }
+
+        fn reset_at_release(&mut self) {
+            assert_ne!(self.0, 13, "unlucky reset");
+            self.0 = 0;
+        }
+
+        fn reset_at_reuse(&mut self) {}
+    }
+
+    let mut pool = Pool::<Brittle>::new();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let lease = pool.acquire(|b| b.0 = 13).unwrap();
+        drop(lease);
+    }));
+    assert!(outcome.is_err());
+    let stats = pool.stats();
+    assert_eq!((stats.live, stats.leased, stats.free), (1, 0, 0));
+    let (handle, object) = pool.iter().next().unwrap();
+    assert_eq!(object.0, 13);
+    pool.get_mut(handle).unwrap().0 = 1;
+    pool.release(handle).unwrap();
+    assert_eq!(pool.stats().free, 1);
 }

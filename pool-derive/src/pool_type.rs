@@ -109,6 +109,53 @@ fn create_methods(names: &Names<'_>, create: Create<'_>) -> (TokenStream, TokenS
     let result = quote! {
         ::core::result::Result<::pooled::__private::Handle<#object>, ::pooled::__private::PoolFull>
     };
+    let lease = quote!(::pooled::__private::Lease<'_, #object>);
+    let lease_result = quote! {
+        ::core::result::Result<#lease, ::pooled::__private::PoolFull>
+    };
+    let try_acquire = quote! {
+        /// Lends a blank object set up by `init`, through `&self`; it comes back, reset, when
+        /// the lease drops. An error, changing nothing, when no slot is free.
+        #[inline]
+        pub fn try_acquire(&self, init: impl ::core::ops::FnOnce(&mut #object)) -> #lease_result {
+            self.0.acquire(init)
+        }
+    };
+    let acquire = match create {
+        Create::Panic => quote! {
+            /// Lends a blank object set up by `init`, through `&self`; it comes back, reset,
+            /// when the lease drops.
+            ///
+            /// # Panics
+            /// When no slot is free, naming the pool's capacity and high-water mark.
+            #[inline]
+            #[track_caller]
+            pub fn acquire(&self, init: impl ::core::ops::FnOnce(&mut #object)) -> #lease {
+                ::pooled::__private::acquire_or_panic(&self.0, #pool_name, init)
+            }
+
+            #try_acquire
+        },
+        Create::Evict(_) => quote! {
+            /// Lends a blank object set up by `init`, through `&self`; it comes back, reset,
+            /// when the lease drops. An error, changing nothing, when no slot is free: unlike
+            /// `create` it never evicts, because evicting resets a live object that someone
+            /// may be reading through `&self`.
+            #[inline]
+            pub fn acquire(&self, init: impl ::core::ops::FnOnce(&mut #object)) -> #lease_result {
+                self.0.acquire(init)
+            }
+        },
+        Create::Fail | Create::Grow => quote! {
+            /// Lends a blank object set up by `init`, through `&self`; it comes back, reset,
+            /// when the lease drops. Takes a slot as `create` does; an error, changing
+            /// nothing, when none is free.
+            #[inline]
+            pub fn acquire(&self, init: impl ::core::ops::FnOnce(&mut #object)) -> #lease_result {
+                self.0.acquire(init)
+            }
+        },
+    };
     let try_create = quote! {
         /// Creates an object if a slot is free, without the full-pool strategy of `create`; an
         /// error, changing nothing, when the pool is full.
@@ -165,7 +212,7 @@ fn create_methods(names: &Names<'_>, create: Create<'_>) -> (TokenStream, TokenS
 
                 #try_create
             };
-            return (methods, importance);
+            return (quote!(#methods #acquire), importance);
         }
         Create::Grow => quote! {
             /// Takes a free slot, growing the pool when full, hands its blank object to `init`
@@ -182,7 +229,7 @@ fn create_methods(names: &Names<'_>, create: Create<'_>) -> (TokenStream, TokenS
             }
         },
     };
-    (methods, TokenStream::new())
+    (quote!(#methods #acquire), TokenStream::new())
 }
 
 /// `importance(&object)`, the `evict_by` measure as a function that both `create` and `victim`

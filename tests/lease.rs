@@ -1,0 +1,268 @@
+//! Leases: objects borrowed through `&pool` and given back, reset, when the lease drops.
+
+use pooled::{Handle, Lease, Pooled};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::rc::Rc;
+
+#[derive(Pooled, Debug)]
+#[pool(size = 4)]
+struct Scratch {
+    id: u32,
+    points: Vec<[f32; 3]>,
+    owner: Option<Rc<str>>,
+}
+
+fn lease(pool: &ScratchPool, id: u32) -> Lease<'_, Scratch> {
+    pool.acquire(|s| s.id = id).expect("a free slot")
+}
+
+#[test]
+fn many_leases_at_once_each_given_back_reset_when_it_drops() {
+    let owner: Rc<str> = Rc::from("frame");
+    let pool = ScratchPool::new();
+    let mut a = lease(&pool, 1);
+    let mut b = lease(&pool, 2);
+    let mut c = lease(&pool, 3);
+    for (lease, n) in [(&mut a, 1), (&mut b, 2), (&mut c, 3)] {
+        lease.points.extend((0..n).map(|i: u8| [f32::from(i); 3]));
+        lease.owner = Some(Rc::clone(&owner));
+    }
+    assert_eq!((a.points.len(), b.points.len(), c.points.len()), (1, 2, 3));
+    assert_eq!(Rc::strong_count(&owner), 4);
+    assert_eq!(pool.stats().leased, 3);
+    assert_eq!(pool.len(), 0, "leased objects are not live");
+    assert_eq!(
+        pool.iter().count(),
+        0,
+        "iteration never yields a leased object"
+    );
+
+    drop(b);
+    assert_eq!(Rc::strong_count(&owner), 3, "let go when the lease dropped");
+    let d = lease(&pool, 4);
+    assert!(
+        d.points.is_empty() && d.owner.is_none(),
+        "the reused object is blank"
+    );
+    assert!(d.points.capacity() >= 2, "and keeps the capacity b gave it");
+    drop(c);
+    drop(a);
+    drop(d);
+    let stats = pool.stats();
+    assert_eq!((stats.leased, stats.free, stats.high_water), (0, 4, 3));
+    assert_eq!((stats.created, stats.released), (4, 4));
+    assert_eq!(Rc::strong_count(&owner), 1);
+}
+
+#[test]
+fn leases_and_handles_mix_on_one_pool() {
+    let mut pool = ScratchPool::new();
+    let live = pool.create(|s| s.id = 10).unwrap();
+    let (kept, ended) = {
+        let a = lease(&pool, 1);
+        let b = lease(&pool, 2);
+        assert_eq!(
+            pool.get(live).unwrap().id,
+            10,
+            "get works while leases are out"
+        );
+        assert_eq!(a.id + b.id, 3);
+        let kept = b.into_handle();
+        assert_eq!(
+            pool.get(kept).unwrap().id,
+            2,
+            "into_handle makes the object live"
+        );
+        assert_eq!(pool.len(), 2);
+        assert_eq!(pool.stats().leased, 1);
+        let ids: Vec<u32> = pool.iter().map(|(_, s)| s.id).collect();
+        assert_eq!(
+            ids.len(),
+            2,
+            "the kept object is iterated, the leased one not"
+        );
+        (kept, a.id)
+    };
+    assert_eq!(ended, 1);
+    assert_eq!(pool.stats().leased, 0);
+    pool.get_mut(kept).unwrap().id = 20;
+    pool.release(kept).unwrap();
+    assert!(!pool.contains(kept));
+    assert_eq!(pool.get(live).unwrap().id, 10);
+}
+
+#[test]
+fn a_panic_while_leases_are_out_gives_them_back_during_unwinding() {
+    let owner: Rc<str> = Rc::from("doomed frame");
+    let pool = ScratchPool::new();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let mut a = lease(&pool, 1);
+        a.owner = Some(Rc::clone(&owner));
+        let _b = lease(&pool, 2);
+        panic!("the frame failed");
+    }));
+    assert!(result.is_err());
+    assert_eq!(Rc::strong_count(&owner), 1);
+    let stats = pool.stats();
+    assert_eq!((stats.leased, stats.free, stats.live), (0, 4, 0));
+    let all: Vec<_> = (0..4).map(|id| lease(&pool, id)).collect();
+    assert_eq!(all.len(), 4, "no slot was lost");
+}
+
+#[test]
+fn a_panicking_init_leaves_no_lease_behind() {
+    let pool = ScratchPool::new();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        pool.acquire(|s| {
+            s.points.push([1.0; 3]);
+            panic!("init failed");
+        })
+    }));
+    assert!(result.is_err());
+    assert_eq!(pool.stats().leased, 0);
+    assert_eq!(pool.stats().free, 4);
+    assert!(lease(&pool, 1).points.is_empty());
+}
+
+#[test]
+fn acquire_may_be_called_from_inside_init() {
+    let pool = ScratchPool::new();
+    let mut inner = None;
+    let outer = pool
+        .acquire(|s| {
+            s.id = 1;
+            inner = Some(lease(&pool, 2));
+        })
+        .unwrap();
+    let inner = inner.unwrap();
+    assert_eq!((outer.id, inner.id), (1, 2));
+    assert_eq!(pool.stats().leased, 2);
+}
+
+#[test]
+fn a_full_pool_refuses_a_lease_and_changes_nothing() {
+    let pool = ScratchPool::new();
+    let leases: Vec<_> = (0..4).map(|id| lease(&pool, id)).collect();
+    let mut called = false;
+    assert!(pool.acquire(|_| called = true).is_err());
+    assert!(!called);
+    assert_eq!(pool.stats().failed, 1);
+    drop(leases);
+    assert!(pool.acquire(|_| {}).is_ok());
+}
+
+#[derive(Pooled)]
+#[pool(size = 1, on_full = panic)]
+struct Boss {
+    health: u32,
+}
+
+#[derive(Pooled)]
+#[pool(size = 1, on_full = evict, evict_by = Voice::volume)]
+struct Voice {
+    volume: u32,
+}
+
+impl Voice {
+    fn volume(&self) -> u32 {
+        self.volume
+    }
+}
+
+#[derive(Pooled)]
+#[pool(size = 2, on_full = grow, max = 8)]
+struct Enemy {
+    health: u32,
+}
+
+#[test]
+fn each_full_pool_strategy_applies_to_acquire_as_far_as_it_can() {
+    let bosses = BossPool::new();
+    let boss = bosses.acquire(|b| b.health = 900);
+    assert_eq!(boss.health, 900);
+    assert!(bosses.try_acquire(|_| {}).is_err());
+    let Err(panic) = catch_unwind(AssertUnwindSafe(|| bosses.acquire(|_| {}))) else {
+        panic!("a full panicking pool lent an object");
+    };
+    let message = panic.downcast_ref::<String>().unwrap();
+    assert!(
+        message.starts_with("BossPool is full: all 1 slots are live"),
+        "{message}"
+    );
+    drop(boss);
+
+    let mut voices = VoicePool::new();
+    let playing = voices.create(|v| v.volume = 1);
+    assert!(voices.acquire(|_| {}).is_err(), "acquire never evicts");
+    assert!(voices.contains(playing));
+
+    let enemies = EnemyPool::new();
+    let leased: Vec<_> = (0..8)
+        .map(|h| enemies.acquire(|e| e.health = h).unwrap())
+        .collect();
+    assert_eq!(enemies.capacity(), 8, "acquire grew the pool through &self");
+    assert!(enemies.acquire(|_| {}).is_err(), "up to max");
+    let healths: Vec<u32> = leased.iter().map(|e| e.health).collect();
+    assert_eq!(healths, (0..8).collect::<Vec<_>>());
+}
+
+#[test]
+fn growing_through_a_lease_moves_no_object_that_is_borrowed() {
+    let mut enemies = EnemyPool::new();
+    let first: Handle<Enemy> = enemies.create(|e| e.health = 7).unwrap();
+    let second = enemies.create(|e| e.health = 8).unwrap();
+    let borrowed = enemies.get(first).unwrap();
+    let mut iter = enemies.iter();
+    let (_, from_iter) = iter.next().unwrap();
+    let leases: Vec<_> = (0..6)
+        .map(|h| enemies.acquire(|e| e.health = h).unwrap())
+        .collect();
+    assert_eq!(enemies.stats().chunks, 3);
+    assert_eq!(borrowed.health, 7);
+    assert_eq!(from_iter.health, 7);
+    let (rest, _) = iter.next().unwrap();
+    assert_eq!(rest, second);
+    assert!(iter.next().is_none(), "the grown chunks hold only leases");
+    assert_eq!(leases.iter().map(|e| e.health).sum::<u32>(), 15);
+}
+
+#[test]
+fn iteration_meets_leases_turning_into_handles() {
+    let mut pool = ScratchPool::new();
+    let first = pool.create(|s| s.id = 1).unwrap();
+    let a = lease(&pool, 2);
+    let b = lease(&pool, 3);
+    let mut iter = pool.iter();
+    assert_eq!(iter.size_hint(), (1, None));
+    let (seen, _) = iter.next().unwrap();
+    assert_eq!(seen, first);
+    let _ = a.into_handle();
+    let _ = b.into_handle();
+    let later: Vec<u32> = iter.map(|(_, s)| s.id).collect();
+    assert!(
+        later.iter().all(|id| [2, 3].contains(id)),
+        "objects made live since may be met, nothing else: {later:?}"
+    );
+    assert_eq!(pool.len(), 3);
+    assert_eq!(pool.iter().count(), 3, "a new iteration sees them all");
+    pool.release_all();
+}
+
+#[derive(Pooled)]
+#[pool(size = 2)]
+struct Plain {
+    value: u64,
+}
+
+#[test]
+fn the_pool_is_send_when_its_objects_are() {
+    let mut plain = PlainPool::new();
+    let handle = plain.create(|p| p.value = 3).unwrap();
+    let plain = std::thread::spawn(move || {
+        plain.get_mut(handle).unwrap().value += 1;
+        plain
+    })
+    .join()
+    .unwrap();
+    assert_eq!(plain.get(handle).unwrap().value, 4);
+}

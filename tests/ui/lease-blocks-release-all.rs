@@ -1,0 +1,14 @@
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 4)]
+struct Scratch {
+    points: Vec<[f32; 3]>,
+}
+
+fn main() {
+    let mut pool = ScratchPool::new();
+    let lease = pool.acquire(|_| {}).unwrap();
+    pool.release_all();
+    drop(lease);
+}

@@ -1,0 +1,16 @@
+use pooled::{Lease, Pooled};
+
+#[derive(Pooled)]
+#[pool(size = 4)]
+struct Scratch {
+    points: Vec<[f32; 3]>,
+}
+
+fn scratch_buffer() -> Lease<'static, Scratch> {
+    let pool = ScratchPool::new();
+    pool.acquire(|_| {}).unwrap()
+}
+
+fn main() {
+    let _ = scratch_buffer();
+}

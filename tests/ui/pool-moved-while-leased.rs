@@ -1,0 +1,15 @@
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 4)]
+struct Scratch {
+    points: Vec<[f32; 3]>,
+}
+
+fn main() {
+    let pool = ScratchPool::new();
+    let lease = pool.acquire(|_| {}).unwrap();
+    let moved = pool;
+    drop(lease);
+    drop(moved);
+}
