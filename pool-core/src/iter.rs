@@ -1,8 +1,9 @@
 use crate::Handle;
-use crate::occupancy::Indices;
+use crate::occupancy::{Indices, Occupancy};
 use crate::slot::Slot;
 use crate::storage::{Chunk, Chunks, ChunksMut};
 use core::iter::FusedIterator;
+use core::ops::Deref;
 use core::slice;
 
 /// The live slots of one chunk, with their pool-wide indices.
@@ -11,25 +12,37 @@ struct Walk<'a, S> {
     slots: S,
     /// The index within the chunk of the slot `slots` yields next.
     position: usize,
-    live: Indices<'a>,
+    occupancy: &'a Occupancy,
+    maybe_live: Indices<'a>,
 }
 
-impl<'a, S: Iterator> Walk<'a, S> {
-    fn new(base: usize, slots: S, live: Indices<'a>) -> Self {
+impl<'a, S, T> Walk<'a, S>
+where
+    S: Iterator,
+    S::Item: Deref<Target = Slot<T>>,
+{
+    fn new(base: usize, slots: S, occupancy: &'a Occupancy) -> Self {
         Self {
             base,
             slots,
             position: 0,
-            live,
+            occupancy,
+            maybe_live: occupancy.indices(),
         }
     }
 
+    /// The next live slot, clearing the stale bits of released slots on the way.
     #[inline]
     fn next(&mut self) -> Option<(usize, S::Item)> {
-        let local = self.live.next()?;
-        let slot = self.slots.nth(local - self.position)?;
-        self.position = local + 1;
-        Some((self.base + local, slot))
+        loop {
+            let local = self.maybe_live.next()?;
+            let slot = self.slots.nth(local - self.position)?;
+            self.position = local + 1;
+            if slot.is_live() {
+                return Some((self.base + local, slot));
+            }
+            self.occupancy.remove(local);
+        }
     }
 }
 
@@ -58,7 +71,7 @@ impl<'a, T> Iter<'a, T> {
     }
 
     fn walk(chunk: &'a Chunk<T>) -> Walk<'a, slice::Iter<'a, Slot<T>>> {
-        Walk::new(chunk.base, chunk.slots.iter(), chunk.occupancy.indices())
+        Walk::new(chunk.base, chunk.slots.iter(), &chunk.occupancy)
     }
 }
 
@@ -70,8 +83,8 @@ impl<'a, T> Iterator for Iter<'a, T> {
         loop {
             if let Some((index, slot)) = self.walk.next() {
                 self.remaining = self.remaining.saturating_sub(1);
-                // SAFETY: the slot's occupancy bit is set, so it is live, and the iterator
-                // borrows the pool shared: live objects are mutated only through `&mut Pool`.
+                // SAFETY: `Walk` yields only slots marked live, and the iterator borrows the pool
+                // shared: live objects are mutated only through `&mut Pool`.
                 return Some((slot.handle(index), unsafe { slot.value() }));
             }
             self.walk = Self::walk(self.chunks.next()?);
@@ -110,7 +123,7 @@ impl<'a, T> IterMut<'a, T> {
             slots,
             occupancy,
         } = chunk;
-        Walk::new(*base, slots.iter_mut(), occupancy.indices())
+        Walk::new(*base, slots.iter_mut(), occupancy)
     }
 }
 

@@ -1,5 +1,6 @@
-use crate::ledger::{Ledger, bump};
-use crate::storage::Chunk;
+use crate::ledger::Ledger;
+use crate::slot::Slot;
+use crate::storage::Place;
 use crate::{Handle, Pooled};
 use core::fmt;
 use core::mem::{self, ManuallyDrop};
@@ -44,18 +45,13 @@ pub struct Lease<'a, T: Pooled> {
     // it live, so neither `get`, iteration, nor another `acquire` reaches it until the lease gives
     // it back. The chunk does not move while `&Pool` is borrowed.
     ledger: &'a Ledger,
-    chunk: &'a Chunk<T>,
-    local: usize,
+    place: Place<'a, &'a Slot<T>>,
 }
 
 impl<'a, T: Pooled> Lease<'a, T> {
-    pub(crate) fn new(ledger: &'a Ledger, chunk: &'a Chunk<T>, local: usize) -> Self {
+    pub(crate) fn new(ledger: &'a Ledger, place: Place<'a, &'a Slot<T>>) -> Self {
         ledger.lend();
-        Self {
-            ledger,
-            chunk,
-            local,
-        }
+        Self { ledger, place }
     }
 
     /// Hands the object over to handle management: it becomes live, reachable by the returned
@@ -64,7 +60,7 @@ impl<'a, T: Pooled> Lease<'a, T> {
     pub fn into_handle(self) -> Handle<T> {
         let this = ManuallyDrop::new(self);
         this.ledger.leased.set(this.ledger.leased.get() - 1);
-        this.ledger.occupy(this.chunk, this.local)
+        this.ledger.occupy(&this.place)
     }
 }
 
@@ -75,7 +71,7 @@ impl<T: Pooled> Deref for Lease<'_, T> {
     fn deref(&self) -> &T {
         // SAFETY: the lease owns its slot (see the struct), and `&self` keeps `deref_mut` from
         // handing out a `&mut T` for the returned lifetime.
-        unsafe { self.chunk.slots[self.local].value() }
+        unsafe { self.place.slot.value() }
     }
 }
 
@@ -84,7 +80,7 @@ impl<T: Pooled> DerefMut for Lease<'_, T> {
     fn deref_mut(&mut self) -> &mut T {
         // SAFETY: the lease owns its slot (see the struct), and `&mut self` makes this the only
         // reference it hands out for the returned lifetime.
-        unsafe { self.chunk.slots[self.local].value_owned() }
+        unsafe { self.place.slot.value_owned() }
     }
 }
 
@@ -96,28 +92,25 @@ impl<T: Pooled> Drop for Lease<'_, T> {
         // where iteration, `retain` or `release_all` can still reach and release it.
         let keep = KeepLive {
             ledger,
-            chunk: self.chunk,
-            local: self.local,
+            place: &self.place,
         };
         // SAFETY: the lease owns its slot (see the struct) and is being dropped, so no reference
         // it handed out is still alive.
-        unsafe { self.chunk.slots[self.local].value_owned() }.reset_at_release();
+        unsafe { self.place.slot.value_owned() }.reset_at_release();
         mem::forget(keep);
-        ledger.push_free(self.chunk, self.local);
-        bump(&ledger.released);
+        ledger.push_free(&self.place);
     }
 }
 
 /// Makes a lease's slot live if its reset unwinds.
-struct KeepLive<'a, T> {
+struct KeepLive<'a, 'b, T> {
     ledger: &'a Ledger,
-    chunk: &'a Chunk<T>,
-    local: usize,
+    place: &'a Place<'b, &'b Slot<T>>,
 }
 
-impl<T> Drop for KeepLive<'_, T> {
+impl<T> Drop for KeepLive<'_, '_, T> {
     fn drop(&mut self) {
-        self.ledger.occupy(self.chunk, self.local);
+        self.ledger.occupy(self.place);
     }
 }
 

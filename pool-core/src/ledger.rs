@@ -1,6 +1,6 @@
 use crate::Handle;
-use crate::slot::NIL;
-use crate::storage::Chunk;
+use crate::slot::{NIL, Slot};
+use crate::storage::Place;
 use core::cell::Cell;
 
 /// The pool's bookkeeping: the free list's head and the counts behind [`Stats`](crate::Stats).
@@ -15,8 +15,8 @@ pub(crate) struct Ledger {
     pub(crate) leased: Cell<usize>,
     pub(crate) high_water: Cell<usize>,
     pub(crate) retired: Cell<usize>,
+    /// Objects created or lent; released ones are counted by difference.
     pub(crate) created: Cell<u64>,
-    pub(crate) released: Cell<u64>,
     pub(crate) failed: Cell<u64>,
     pub(crate) evicted: Cell<u64>,
 }
@@ -30,7 +30,6 @@ impl Ledger {
             high_water: Cell::new(0),
             retired: Cell::new(0),
             created: Cell::new(0),
-            released: Cell::new(0),
             failed: Cell::new(0),
             evicted: Cell::new(0),
         }
@@ -39,11 +38,12 @@ impl Ledger {
     /// Makes a slot taken off the free list (or out of a lease) live, and returns the handle to
     /// its object.
     #[inline]
-    pub(crate) fn occupy<T>(&self, chunk: &Chunk<T>, local: usize) -> Handle<T> {
-        chunk.occupancy.insert(local);
+    pub(crate) fn occupy<T>(&self, place: &Place<'_, &Slot<T>>) -> Handle<T> {
+        place.slot.mark_live();
+        place.occupancy.insert(place.local);
         self.len.set(self.len.get() + 1);
         self.raise_high_water();
-        chunk.slots[local].handle(chunk.base + local)
+        place.slot.handle(place.index)
     }
 
     /// Counts a slot taken off the free list into a lease.
@@ -56,29 +56,32 @@ impl Ledger {
     #[inline]
     fn raise_high_water(&self) {
         let in_use = self.len.get() + self.leased.get();
-        self.high_water.set(self.high_water.get().max(in_use));
+        if in_use > self.high_water.get() {
+            self.high_water.set(in_use);
+        }
     }
 
     /// Ends the life of a live slot whose object has been reset: the slot moves to its next
-    /// generation and back onto the free list, or is retired when its generation would wrap.
+    /// generation and back onto the free list, or is retired when its generation would wrap. Its
+    /// occupancy bit stays set until iteration or `retain` clears it.
     #[inline]
-    pub(crate) fn vacate<T>(&self, chunk: &Chunk<T>, local: usize) {
-        chunk.occupancy.remove(local);
+    pub(crate) fn vacate<T>(&self, place: &Place<'_, &Slot<T>>) {
         self.len.set(self.len.get() - 1);
-        if chunk.slots[local].next_generation() {
-            self.push_free(chunk, local);
+        if place.slot.next_generation() {
+            self.push_free(place);
         } else {
+            place.slot.set_next_free(NIL);
             self.retired.set(self.retired.get() + 1);
         }
     }
 
-    /// Puts a slot that was never made live back on the free list. Its generation was never
-    /// handed out, so it stays.
+    /// Puts a slot on the free list. A slot that was never made live keeps its generation: it
+    /// was never handed out.
     #[inline]
-    pub(crate) fn push_free<T>(&self, chunk: &Chunk<T>, local: usize) {
-        chunk.slots[local].set_next_free(self.free_head.get());
+    pub(crate) fn push_free<T>(&self, place: &Place<'_, &Slot<T>>) {
+        place.slot.set_next_free(self.free_head.get());
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
-        self.free_head.set((chunk.base + local) as u32);
+        self.free_head.set(place.index as u32);
     }
 
     pub(crate) fn has_free(&self) -> bool {

@@ -5,8 +5,14 @@ use core::slice;
 
 const BITS: usize = u64::BITS as usize;
 
-/// One bit per slot, set while the slot holds a live object. Iteration skips 64 free slots per
+/// One bit per slot, set whenever the slot holds a live object: iteration skips 64 free slots per
 /// zero word instead of testing each slot.
+///
+/// Releasing an object leaves its bit set, to keep `release` to the slot itself; a set bit is
+/// only a hint, which iteration confirms against the slot ([`Slot::is_live`]) and clears when
+/// stale. `retain` and `release_all` clear the bits of what they release.
+///
+/// [`Slot::is_live`]: crate::slot::Slot::is_live
 pub(crate) struct Occupancy {
     words: Box<[Cell<u64>]>,
 }
@@ -21,26 +27,21 @@ impl Occupancy {
         }
     }
 
+    /// Sets the bit; a slot reused right after its release still has it, and then nothing is
+    /// written.
     #[inline]
     pub(crate) fn insert(&self, index: usize) {
         let word = &self.words[index / BITS];
-        word.set(word.get() | 1 << (index % BITS));
+        let bit = 1 << (index % BITS);
+        if word.get() & bit == 0 {
+            word.set(word.get() | bit);
+        }
     }
 
     #[inline]
     pub(crate) fn remove(&self, index: usize) {
         let word = &self.words[index / BITS];
         word.set(word.get() & !(1 << (index % BITS)));
-    }
-
-    #[inline]
-    pub(crate) fn contains(&self, index: usize) -> bool {
-        self.words[index / BITS].get() & 1 << (index % BITS) != 0
-    }
-
-    /// Whether no slot is live.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.words.iter().all(|word| word.get() == 0)
     }
 
     /// The indices of live slots in ascending order. A bit cleared behind the cursor does not

@@ -2,8 +2,9 @@ use crate::iter::{Iter, IterMut};
 use crate::lease::Lease;
 use crate::ledger::{Ledger, bump};
 use crate::pooled::token;
-use crate::slot::NIL;
-use crate::storage::{Chunk, Storage};
+use crate::slot::Slot;
+use crate::slot::{INDEX_END, NIL};
+use crate::storage::{Chunk, Place, Storage};
 use crate::{Growth, Handle, Importance, PoolFull, Pooled, StaleHandle, Stats};
 use core::fmt;
 use core::mem;
@@ -55,7 +56,9 @@ use core::mem;
 /// objects can one day be lent out through `&self`.
 pub struct Pool<T> {
     // Invariants, kept by every method:
-    // - a slot is live exactly when its occupancy bit is set; `ledger.len` counts live slots;
+    // - a slot is live exactly when it is marked so (`Slot::is_live`); a live slot's occupancy
+    //   bit is set, and a released slot's bit may stay set until iteration or `retain` clears
+    //   it; `ledger.len` counts live slots;
     // - the live slots, the free list from `ledger.free_head` and the retired slots (generation
     //   `None`) partition the slots of `storage`;
     // - a live slot's generation is the one in the handle that `create` returned for it, and a
@@ -69,7 +72,7 @@ pub struct Pool<T> {
 
 impl<T: Pooled> Pool<T> {
     /// The largest capacity a pool can have: slot indices are 32-bit.
-    pub const MAX_CAPACITY: usize = NIL as usize;
+    pub const MAX_CAPACITY: usize = INDEX_END;
 
     /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N)]`), which grows
     /// as `#[pool(on_full = grow, max = M)]` says.
@@ -139,8 +142,8 @@ impl<T: Pooled> Pool<T> {
     /// nothing changes but [`Stats::failed`].
     #[inline]
     pub fn create(&mut self, init: impl FnOnce(&mut T)) -> Result<Handle<T>, PoolFull> {
-        match self.take(init) {
-            Some((chunk, local)) => Ok(self.ledger.occupy(chunk, local)),
+        match self.create_with(init) {
+            Some(handle) => Ok(handle),
             None => Err(self.refuse()),
         }
     }
@@ -175,8 +178,8 @@ impl<T: Pooled> Pool<T> {
         name: &dyn fmt::Display,
         init: impl FnOnce(&mut T),
     ) -> Handle<T> {
-        match self.take(init) {
-            Some((chunk, local)) => self.ledger.occupy(chunk, local),
+        match self.create_with(init) {
+            Some(handle) => handle,
             None => self.panic_full(name),
         }
     }
@@ -209,7 +212,7 @@ impl<T: Pooled> Pool<T> {
     #[inline]
     pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
         match self.take(init) {
-            Some((chunk, local)) => Ok(Lease::new(&self.ledger, chunk, local)),
+            Some(place) => Ok(Lease::new(&self.ledger, place)),
             None => Err(self.refuse()),
         }
     }
@@ -234,7 +237,7 @@ impl<T: Pooled> Pool<T> {
         init: impl FnOnce(&mut T),
     ) -> Lease<'_, T> {
         match self.take(init) {
-            Some((chunk, local)) => Lease::new(&self.ledger, chunk, local),
+            Some(place) => Lease::new(&self.ledger, place),
             None => self.panic_full(name),
         }
     }
@@ -284,8 +287,7 @@ impl<T: Pooled> Pool<T> {
             self.remove(victim).expect("the victim was just found live");
             bump(&self.ledger.evicted);
         }
-        let (chunk, local) = self.take(init).expect("a slot was just freed");
-        self.ledger.occupy(chunk, local)
+        self.create_with(init).expect("a slot was just freed")
     }
 
     /// The live object that [`create_evicting`](Pool::create_evicting) would evict if the pool
@@ -344,10 +346,9 @@ impl<T: Pooled> Pool<T> {
     /// ```
     #[inline]
     pub fn get_mut(&mut self, handle: Handle<T>) -> Option<&mut T> {
-        let (chunk, local) = self.storage.locate_mut(handle.index())?;
-        let slot = &mut chunk.slots[local];
-        if slot.matches(handle) {
-            Some(slot.value_mut())
+        let place = self.storage.place_mut(handle.index())?;
+        if place.slot.matches(handle) {
+            Some(place.slot.value_mut())
         } else {
             None
         }
@@ -387,9 +388,7 @@ impl<T: Pooled> Pool<T> {
     /// pool; nothing changes.
     #[inline]
     pub fn release(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
-        self.remove(handle)?;
-        bump(&self.ledger.released);
-        Ok(())
+        self.remove(handle)
     }
 
     /// Live objects with their handles, in slot order.
@@ -458,12 +457,24 @@ impl<T: Pooled> Pool<T> {
     pub fn retain(&mut self, mut keep: impl FnMut(&mut T) -> bool) {
         let ledger = &self.ledger;
         for chunk in self.storage.chunks_mut() {
-            for local in chunk.occupancy.indices() {
-                let value = chunk.slots[local].value_mut();
+            let Chunk {
+                base,
+                slots,
+                occupancy,
+            } = chunk;
+            for local in occupancy.indices() {
+                let Some(place) = Chunk::split_place(*base, slots, occupancy, local) else {
+                    continue;
+                };
+                if !place.slot.is_live() {
+                    occupancy.remove(local);
+                    continue;
+                }
+                let value = place.slot.value_mut();
                 if !keep(value) {
                     value.reset_at_release();
-                    ledger.vacate(chunk, local);
-                    bump(&ledger.released);
+                    ledger.vacate(&place.shared());
+                    occupancy.remove(local);
                 }
             }
         }
@@ -517,9 +528,11 @@ impl<T: Pooled> Pool<T> {
             self.ledger.free_head.set(NIL);
             for chunk in self.storage.chunks().rev() {
                 for local in (0..chunk.slots.len()).rev() {
-                    if !chunk.occupancy.contains(local) && chunk.slots[local].generation().is_some()
+                    if let Some(place) = chunk.place(local)
+                        && !place.slot.is_live()
+                        && place.slot.generation().is_some()
                     {
-                        self.ledger.push_free(chunk, local);
+                        self.ledger.push_free(&place);
                     }
                 }
             }
@@ -527,33 +540,66 @@ impl<T: Pooled> Pool<T> {
         freed
     }
 
+    /// Creates an object in the slot at the head of the free list, or, when the list is empty,
+    /// in a slot the pool grows: `None` when it cannot.
+    #[inline]
+    fn create_with(&mut self, init: impl FnOnce(&mut T)) -> Option<Handle<T>> {
+        let head = self.ledger.free_head.get() as usize;
+        let Some(place) = self.storage.place_mut(head) else {
+            return self.create_grown(init);
+        };
+        // The slot stays on the free list until `init` returns, so that if it unwinds, resetting
+        // what it wrote is all there is to undo.
+        let next = place.slot.next_free();
+        let mut filling = Refilling {
+            slot: &mut *place.slot,
+            done: false,
+        };
+        let value = filling.slot.value_mut();
+        value.reset_at_reuse();
+        init(value);
+        filling.done = true;
+        drop(filling);
+        self.ledger.free_head.set(next);
+        bump(&self.ledger.created);
+        Some(self.ledger.occupy(&place.shared()))
+    }
+
+    #[cold]
+    fn create_grown(&mut self, init: impl FnOnce(&mut T)) -> Option<Handle<T>> {
+        let place = self.take(init)?;
+        Some(self.ledger.occupy(&place))
+    }
+
     /// Takes a free slot (growing the pool if it may), hands its blank object to `init`, and
     /// returns the slot, which the caller now owns: off the free list and not yet live. If
     /// `init` panics, the slot is reset and goes back to the free list.
+    ///
+    /// Through `&self`, for leases: `init` may call `acquire` again, so the slot leaves the free
+    /// list before `init` runs.
     #[inline]
-    fn take(&self, init: impl FnOnce(&mut T)) -> Option<(&Chunk<T>, usize)> {
+    fn take(&self, init: impl FnOnce(&mut T)) -> Option<Place<'_, &Slot<T>>> {
         let index = match self.pop_free() {
             Some(index) => index,
             None if self.grow() => self.pop_free()?,
             None => return None,
         };
-        let (chunk, local) = self
+        let place = self
             .storage
-            .locate(index)
+            .place(index)
             .expect("free-list indices are in the pool");
         let filling = Filling {
             ledger: &self.ledger,
-            chunk,
-            local,
+            place: &place,
         };
         // SAFETY: the slot was just taken off the free list and is not live, so this function
         // owns it: nothing else reaches it until it is made live or lent, after `init`.
-        let value = unsafe { chunk.slots[local].value_owned() };
+        let value = unsafe { place.slot.value_owned() };
         value.reset_at_reuse();
         init(value);
         mem::forget(filling);
         bump(&self.ledger.created);
-        Some((chunk, local))
+        Some(place)
     }
 
     /// Adds a chunk of free slots if the pool grows and has not reached its limit.
@@ -570,16 +616,14 @@ impl<T: Pooled> Pool<T> {
     /// Resets a live object and frees its slot, counting neither a release nor an eviction.
     #[inline]
     fn remove(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
-        let Some((chunk, local)) = self.storage.locate_mut(handle.index()) else {
-            return Err(StaleHandle::new(handle));
-        };
-        let slot = &mut chunk.slots[local];
-        if !slot.matches(handle) {
-            return Err(StaleHandle::new(handle));
+        match self.storage.place_mut(handle.index()) {
+            Some(place) if place.slot.matches(handle) => {
+                place.slot.value_mut().reset_at_release();
+                self.ledger.vacate(&place.shared());
+                Ok(())
+            }
+            _ => Err(StaleHandle::new(handle)),
         }
-        slot.value_mut().reset_at_release();
-        self.ledger.vacate(chunk, local);
-        Ok(())
     }
 
     #[cold]
@@ -638,7 +682,9 @@ impl<T> Pool<T> {
             leased: ledger.leased.get(),
             high_water: ledger.high_water.get(),
             created: ledger.created.get(),
-            released: ledger.released.get(),
+            released: ledger.created.get()
+                - (self.len() + ledger.leased.get()) as u64
+                - ledger.evicted.get(),
             failed: ledger.failed.get(),
             evicted: ledger.evicted.get(),
             chunks: self.storage.chunk_count(),
@@ -669,19 +715,32 @@ impl<T> Pool<T> {
     }
 }
 
-/// Puts a slot back on the free list, reset, if `init` unwinds while filling it.
-struct Filling<'a, T: Pooled> {
+/// Puts a slot back on the free list, reset, if `init` unwinds while `take` fills it.
+struct Filling<'a, 'b, T: Pooled> {
     ledger: &'a Ledger,
-    chunk: &'a Chunk<T>,
-    local: usize,
+    place: &'a Place<'b, &'b Slot<T>>,
 }
 
-impl<T: Pooled> Drop for Filling<'_, T> {
+impl<T: Pooled> Drop for Filling<'_, '_, T> {
     fn drop(&mut self) {
         // SAFETY: `take` owns the slot, and `init`, which held the only reference to its object,
         // has unwound.
-        unsafe { self.chunk.slots[self.local].value_owned() }.reset_at_release();
-        self.ledger.push_free(self.chunk, self.local);
+        unsafe { self.place.slot.value_owned() }.reset_at_release();
+        self.ledger.push_free(self.place);
+    }
+}
+
+/// Resets a slot that `create` fills in place, still on the free list, if `init` unwinds.
+struct Refilling<'a, T: Pooled> {
+    slot: &'a mut Slot<T>,
+    done: bool,
+}
+
+impl<T: Pooled> Drop for Refilling<'_, T> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.slot.value_mut().reset_at_release();
+        }
     }
 }
 

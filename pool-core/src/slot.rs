@@ -5,12 +5,19 @@ use core::num::NonZeroU32;
 /// The end of the free list.
 pub(crate) const NIL: u32 = u32::MAX;
 
+/// `next_free` of a live slot: it is on no list.
+const LIVE: u32 = u32::MAX - 1;
+
+/// Slot indices stay below this, so that neither `NIL` nor `LIVE` is ever an index.
+pub(crate) const INDEX_END: usize = LIVE as usize;
+
 /// One place in the pool: an object, built once and reused, and the bookkeeping of its lives.
 pub(crate) struct Slot<T> {
     /// The generation of the object in the slot while it is live, or of the next one while the
-    /// slot is free; `None` once the slot is retired.
-    generation: Cell<Option<NonZeroU32>>,
-    /// The next slot of the free list while this one is free.
+    /// slot is free; 0 once the slot is retired, which no handle carries.
+    generation: Cell<u32>,
+    /// The next slot of the free list while this one is free; `LIVE` while it holds a live
+    /// object, which makes it the truth about liveness that the occupancy bits only hint at.
     next_free: Cell<u32>,
     value: UnsafeCell<T>,
 }
@@ -18,7 +25,7 @@ pub(crate) struct Slot<T> {
 impl<T> Slot<T> {
     pub(crate) const fn new(value: T, generation: NonZeroU32, next_free: u32) -> Self {
         Self {
-            generation: Cell::new(Some(generation)),
+            generation: Cell::new(generation.get()),
             next_free: Cell::new(next_free),
             value: UnsafeCell::new(value),
         }
@@ -27,19 +34,19 @@ impl<T> Slot<T> {
     /// The generation of the slot's current or next object; `None` once retired.
     #[inline]
     pub(crate) fn generation(&self) -> Option<NonZeroU32> {
-        self.generation.get()
+        NonZeroU32::new(self.generation.get())
     }
 
     /// Whether `handle` names the slot's current object (the caller checks the index).
     #[inline]
     pub(crate) fn matches(&self, handle: Handle<T>) -> bool {
-        self.generation.get() == Some(handle.generation())
+        self.generation.get() == handle.generation().get()
     }
 
     /// The handle of the slot's current object.
     #[inline]
     pub(crate) fn handle(&self, index: usize) -> Handle<T> {
-        let Some(generation) = self.generation.get() else {
+        let Some(generation) = self.generation() else {
             unreachable!("a retired slot holds no object")
         };
         #[expect(clippy::cast_possible_truncation, reason = "capacity fits in u32")]
@@ -50,9 +57,20 @@ impl<T> Slot<T> {
     /// any more. Returns false, and retires the slot for good, when the generation would wrap.
     #[inline]
     pub(crate) fn next_generation(&self) -> bool {
-        let next = self.generation.get().and_then(|g| g.checked_add(1));
+        let next = self.generation.get().wrapping_add(1);
         self.generation.set(next);
-        next.is_some()
+        next != 0
+    }
+
+    /// Whether the slot holds a live object.
+    #[inline]
+    pub(crate) fn is_live(&self) -> bool {
+        self.next_free.get() == LIVE
+    }
+
+    #[inline]
+    pub(crate) fn mark_live(&self) {
+        self.next_free.set(LIVE);
     }
 
     #[inline]
@@ -102,6 +120,6 @@ impl<T> Slot<T> {
 
     #[cfg(test)]
     pub(crate) fn force_generation(&self, generation: u32) {
-        self.generation.set(NonZeroU32::new(generation));
+        self.generation.set(generation);
     }
 }

@@ -1,5 +1,5 @@
 use crate::occupancy::Occupancy;
-use crate::slot::{NIL, Slot};
+use crate::slot::{INDEX_END, NIL, Slot};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::cell::{Cell, OnceCell, UnsafeCell};
@@ -41,6 +41,13 @@ impl<T> Chunk<T> {
         }
     }
 
+    /// Whether a slot of the chunk holds a live object.
+    fn has_live(&self) -> bool {
+        self.occupancy
+            .indices()
+            .any(|local| self.slots[local].is_live())
+    }
+
     /// The generation a chunk rebuilt here must start from so that no handle into this one can
     /// match it; `None` if a slot is retired (no such generation exists).
     fn generation_floor(&self) -> Option<NonZeroU32> {
@@ -48,6 +55,63 @@ impl<T> Chunk<T> {
             .iter()
             .map(Slot::generation)
             .try_fold(NonZeroU32::MIN, |floor, g| Some(floor.max(g?)))
+    }
+}
+
+/// A slot found by its pool-wide index, with what the bookkeeping needs beside it. `S` is
+/// `&Slot` or `&mut Slot`.
+pub(crate) struct Place<'a, S> {
+    pub(crate) slot: S,
+    pub(crate) occupancy: &'a Occupancy,
+    /// The pool-wide index.
+    pub(crate) index: usize,
+    /// The index within the chunk: the slot's occupancy bit.
+    pub(crate) local: usize,
+}
+
+impl<'a, T> Place<'a, &'a mut Slot<T>> {
+    /// The same place, shared.
+    #[inline]
+    pub(crate) fn shared(&self) -> Place<'_, &Slot<T>> {
+        Place {
+            slot: &*self.slot,
+            occupancy: self.occupancy,
+            index: self.index,
+            local: self.local,
+        }
+    }
+}
+
+impl<T> Chunk<T> {
+    #[inline]
+    pub(crate) fn place(&self, local: usize) -> Option<Place<'_, &Slot<T>>> {
+        Some(Place {
+            slot: self.slots.get(local)?,
+            occupancy: &self.occupancy,
+            index: self.base + local,
+            local,
+        })
+    }
+
+    #[inline]
+    pub(crate) fn place_mut(&mut self, local: usize) -> Option<Place<'_, &mut Slot<T>>> {
+        Self::split_place(self.base, &mut self.slots, &self.occupancy, local)
+    }
+
+    /// A place from a chunk's parts, so that its occupancy can stay borrowed meanwhile.
+    #[inline]
+    pub(crate) fn split_place<'a>(
+        base: usize,
+        slots: &'a mut [Slot<T>],
+        occupancy: &'a Occupancy,
+        local: usize,
+    ) -> Option<Place<'a, &'a mut Slot<T>>> {
+        Some(Place {
+            slot: slots.get_mut(local)?,
+            occupancy,
+            index: base + local,
+            local,
+        })
     }
 }
 
@@ -132,37 +196,50 @@ impl<T> Storage<T> {
     pub(crate) fn slot(&self, index: usize) -> Option<&Slot<T>> {
         match self.first.slots.get(index) {
             Some(slot) => Some(slot),
-            None => self
-                .locate_grown(index)
-                .map(|(chunk, local)| &chunk.slots[local]),
+            None => self.place_grown(index).map(|place| place.slot),
         }
     }
 
-    /// The chunk holding `index`, and the index within it.
+    /// The slot at a pool-wide index, and its bookkeeping.
     #[inline]
-    pub(crate) fn locate(&self, index: usize) -> Option<(&Chunk<T>, usize)> {
-        if index < self.first.slots.len() {
-            Some((&self.first, index))
-        } else {
-            self.locate_grown(index)
+    pub(crate) fn place(&self, index: usize) -> Option<Place<'_, &Slot<T>>> {
+        match self.first.slots.get(index) {
+            Some(slot) => Some(Place {
+                slot,
+                occupancy: &self.first.occupancy,
+                index,
+                local: index,
+            }),
+            None => self.place_grown(index),
         }
     }
 
-    /// The chunk holding `index`, mutably, and the index within it.
+    /// The slot at a pool-wide index, mutably, and its bookkeeping.
     #[inline]
-    pub(crate) fn locate_mut(&mut self, index: usize) -> Option<(&mut Chunk<T>, usize)> {
-        if index < self.first.slots.len() {
-            return Some((&mut self.first, index));
+    pub(crate) fn place_mut(&mut self, index: usize) -> Option<Place<'_, &mut Slot<T>>> {
+        if index >= self.first.slots.len() {
+            return self.place_grown_mut(index);
         }
-        let (k, local) = self.position(index);
-        let chunk = self.grown.get_mut()?.get_mut(k)?.chunk.get_mut().as_mut()?;
-        (local < chunk.slots.len()).then_some((chunk, local))
+        let Chunk {
+            slots, occupancy, ..
+        } = &mut self.first;
+        Some(Place {
+            slot: &mut slots[index],
+            occupancy,
+            index,
+            local: index,
+        })
     }
 
-    fn locate_grown(&self, index: usize) -> Option<(&Chunk<T>, usize)> {
+    fn place_grown(&self, index: usize) -> Option<Place<'_, &Slot<T>>> {
         let (k, local) = self.position(index);
-        let chunk = self.grown.get()?.get(k)?.get()?;
-        (local < chunk.slots.len()).then_some((chunk, local))
+        self.grown.get()?.get(k)?.get()?.place(local)
+    }
+
+    fn place_grown_mut(&mut self, index: usize) -> Option<Place<'_, &mut Slot<T>>> {
+        let (k, local) = self.position(index);
+        let entry = self.grown.get_mut()?.get_mut(k)?;
+        entry.chunk.get_mut().as_mut()?.place_mut(local)
     }
 
     /// The position of the grown chunk whose range holds `index`, past the first chunk, and the
@@ -216,13 +293,16 @@ impl<T> Storage<T> {
         let base = self.first.slots.len() + (((1 << k) - 1) << self.chunk_bits);
         let len = (1usize << (self.chunk_bits + u32::try_from(k).ok()?))
             .min(room)
-            .min((NIL as usize).saturating_sub(base));
+            .min(INDEX_END.saturating_sub(base));
         if len == 0 {
             return None;
         }
         entry.fill(Chunk::new(base, len, entry.floor.get(), tail, blank));
         self.capacity.set(self.capacity() + len);
-        #[expect(clippy::cast_possible_truncation, reason = "checked against NIL above")]
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "checked against INDEX_END above"
+        )]
         Some(base as u32)
     }
 
@@ -238,7 +318,7 @@ impl<T> Storage<T> {
         {
             let place = entry.chunk.get_mut();
             if let Some(chunk) = place
-                && chunk.occupancy.is_empty()
+                && !chunk.has_live()
                 && let Some(floor) = chunk.generation_floor()
             {
                 freed += chunk.slots.len();

@@ -63,6 +63,7 @@ fn a_slot_whose_generation_would_wrap_is_retired() {
     }
     let stats = pool.stats();
     assert_eq!((stats.live, stats.free, stats.retired), (0, 0, 1));
+    assert_eq!(pool.iter().count(), 0, "a retired slot is never iterated");
 }
 
 #[test]
@@ -429,4 +430,26 @@ fn a_reset_that_panics_in_a_lease_drop_leaves_the_object_live() {
     pool.get_mut(handle).unwrap().0 = 1;
     pool.release(handle).unwrap();
     assert_eq!(pool.stats().free, 1);
+}
+
+#[test]
+fn a_released_slot_keeps_its_bit_until_iteration_finds_it_free() {
+    let mut pool = Pool::<Probe>::with_capacity(2);
+    let a = filled(&mut pool, 1);
+    let b = filled(&mut pool, 2);
+    pool.release(a).unwrap();
+    let lease = pool.acquire(|p| p.value = 3).unwrap();
+    assert_eq!(
+        pool.iter().map(|(h, _)| h).collect::<Vec<_>>(),
+        [b],
+        "neither the released object nor the lease now in its slot is iterated"
+    );
+    let kept = lease.into_handle();
+    assert_eq!(kept.index(), a.index());
+    let values: Vec<u32> = pool.iter().map(|(_, p)| p.value).collect();
+    assert_eq!(values, [3, 2]);
+    pool.release(b).unwrap();
+    assert_eq!(pool.iter_mut().count(), 1);
+    pool.retain(|_| true);
+    assert_eq!(pool.iter().count(), 1);
 }

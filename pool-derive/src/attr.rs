@@ -7,8 +7,8 @@ use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ExprPath, ExprUnary, Lit, LitInt, Token, UnOp};
 
-/// The largest `size`: slot indices are 32-bit.
-const MAX_SIZE: u64 = u32::MAX as u64;
+/// The largest `size`: slot indices are 32-bit, and the runtime keeps two values for itself.
+const MAX_SIZE: u64 = u32::MAX as u64 - 1;
 
 const FIELD_KEYS: &str = "`reset = <expr>`, `reset_with = <function>` or `keep`";
 
