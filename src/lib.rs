@@ -4,7 +4,7 @@
 
 pub use pool_core::{
     Growth, Handle, Importance, Iter, IterMut, Lease, Pool, PoolFull, PoolToken, Pooled, Reset,
-    StaleHandle, Stats, TotalOrder,
+    StaleHandle, Stats, TotalOrder, Values, ValuesMut,
 };
 pub use pool_derive::{Pooled, Reset};
 

@@ -3,29 +3,63 @@ use crate::occupancy::{Indices, Occupancy};
 use crate::slot::Slot;
 use crate::storage::{Chunk, Chunks, ChunksMut};
 use core::iter::FusedIterator;
+use core::mem;
 use core::ops::Deref;
-use core::slice;
+
+/// The slots of a chunk, taken in ascending order.
+trait Slots {
+    type Slot: Deref;
+    /// The slot at `local`, which is past every slot taken before.
+    fn take(&mut self, local: usize) -> Option<Self::Slot>;
+}
+
+impl<'a, T> Slots for &'a [Slot<T>] {
+    type Slot = &'a Slot<T>;
+
+    #[inline]
+    fn take(&mut self, local: usize) -> Option<&'a Slot<T>> {
+        self.get(local)
+    }
+}
+
+/// The slots not taken yet, mutably: each `&mut Slot` handed out is split off, so they never
+/// overlap.
+struct Rest<'a, T> {
+    slots: &'a mut [Slot<T>],
+    /// The index within the chunk of `slots[0]`.
+    start: usize,
+}
+
+impl<'a, T> Slots for Rest<'a, T> {
+    type Slot = &'a mut Slot<T>;
+
+    #[inline]
+    fn take(&mut self, local: usize) -> Option<&'a mut Slot<T>> {
+        let slots = mem::take(&mut self.slots);
+        let (slot, rest) = slots.get_mut(local - self.start..)?.split_first_mut()?;
+        self.slots = rest;
+        self.start = local + 1;
+        Some(slot)
+    }
+}
 
 /// The live slots of one chunk, with their pool-wide indices.
 struct Walk<'a, S> {
     base: usize,
     slots: S,
-    /// The index within the chunk of the slot `slots` yields next.
-    position: usize,
     occupancy: &'a Occupancy,
     maybe_live: Indices<'a>,
 }
 
 impl<'a, S, T> Walk<'a, S>
 where
-    S: Iterator,
-    S::Item: Deref<Target = Slot<T>>,
+    S: Slots,
+    S::Slot: Deref<Target = Slot<T>>,
 {
     fn new(base: usize, slots: S, occupancy: &'a Occupancy) -> Self {
         Self {
             base,
             slots,
-            position: 0,
             occupancy,
             maybe_live: occupancy.indices(),
         }
@@ -33,17 +67,24 @@ where
 
     /// The next live slot, clearing the stale bits of released slots on the way.
     #[inline]
-    fn next(&mut self) -> Option<(usize, S::Item)> {
+    fn next(&mut self) -> Option<(usize, S::Slot)> {
         loop {
             let local = self.maybe_live.next()?;
-            let slot = self.slots.nth(local - self.position)?;
-            self.position = local + 1;
-            if slot.is_live() {
-                return Some((self.base + local, slot));
+            let slot = self.slots.take(local)?;
+            if !slot.is_live() {
+                clear_stale(self.occupancy, local);
+                continue;
             }
-            self.occupancy.remove(local);
+            return Some((self.base + local, slot));
         }
     }
+}
+
+/// Out of line, so that the live case, the common one, runs straight through.
+#[cold]
+#[inline(never)]
+fn clear_stale(occupancy: &Occupancy, local: usize) {
+    occupancy.remove(local);
 }
 
 /// The live objects of a pool with their handles; see [`Pool::iter`](crate::Pool::iter).
@@ -54,7 +95,7 @@ where
 /// it is not an `ExactSizeIterator`: [`Pool::len`](crate::Pool::len) is exact.
 pub struct Iter<'a, T> {
     chunks: Chunks<'a, T>,
-    walk: Walk<'a, slice::Iter<'a, Slot<T>>>,
+    walk: Walk<'a, &'a [Slot<T>]>,
     /// Objects live at the start and not yet passed, at least: none can stop being live under
     /// `&Pool`.
     remaining: usize,
@@ -70,8 +111,8 @@ impl<'a, T> Iter<'a, T> {
         }
     }
 
-    fn walk(chunk: &'a Chunk<T>) -> Walk<'a, slice::Iter<'a, Slot<T>>> {
-        Walk::new(chunk.base, chunk.slots.iter(), &chunk.occupancy)
+    fn walk(chunk: &'a Chunk<T>) -> Walk<'a, &'a [Slot<T>]> {
+        Walk::new(chunk.base, &chunk.slots, &chunk.occupancy)
     }
 }
 
@@ -103,7 +144,7 @@ impl<T> FusedIterator for Iter<'_, T> {}
 /// [`Pool::iter_mut`](crate::Pool::iter_mut).
 pub struct IterMut<'a, T> {
     chunks: ChunksMut<'a, T>,
-    walk: Walk<'a, slice::IterMut<'a, Slot<T>>>,
+    walk: Walk<'a, Rest<'a, T>>,
     remaining: usize,
 }
 
@@ -117,13 +158,13 @@ impl<'a, T> IterMut<'a, T> {
         }
     }
 
-    fn walk(chunk: &'a mut Chunk<T>) -> Walk<'a, slice::IterMut<'a, Slot<T>>> {
+    fn walk(chunk: &'a mut Chunk<T>) -> Walk<'a, Rest<'a, T>> {
         let Chunk {
             base,
             slots,
             occupancy,
         } = chunk;
-        Walk::new(*base, slots.iter_mut(), occupancy)
+        Walk::new(*base, Rest { slots, start: 0 }, occupancy)
     }
 }
 
@@ -149,3 +190,55 @@ impl<'a, T> Iterator for IterMut<'a, T> {
 
 impl<T> ExactSizeIterator for IterMut<'_, T> {}
 impl<T> FusedIterator for IterMut<'_, T> {}
+
+/// The live objects of a pool, without their handles; see [`Pool::values`](crate::Pool::values).
+pub struct Values<'a, T>(Iter<'a, T>);
+
+impl<'a, T> Values<'a, T> {
+    pub(crate) fn new(iter: Iter<'a, T>) -> Self {
+        Self(iter)
+    }
+}
+
+impl<'a, T> Iterator for Values<'a, T> {
+    type Item = &'a T;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a T> {
+        self.0.next().map(|(_, value)| value)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl<T> FusedIterator for Values<'_, T> {}
+
+/// The live objects of a pool, mutably, without their handles; see
+/// [`Pool::values_mut`](crate::Pool::values_mut).
+pub struct ValuesMut<'a, T>(IterMut<'a, T>);
+
+impl<'a, T> ValuesMut<'a, T> {
+    pub(crate) fn new(iter: IterMut<'a, T>) -> Self {
+        Self(iter)
+    }
+}
+
+impl<'a, T> Iterator for ValuesMut<'a, T> {
+    type Item = &'a mut T;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a mut T> {
+        self.0.next().map(|(_, value)| value)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl<T> ExactSizeIterator for ValuesMut<'_, T> {}
+impl<T> FusedIterator for ValuesMut<'_, T> {}

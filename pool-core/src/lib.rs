@@ -51,7 +51,7 @@ pub mod __private;
 
 pub use crate::error::{PoolFull, StaleHandle};
 pub use crate::handle::Handle;
-pub use crate::iter::{Iter, IterMut};
+pub use crate::iter::{Iter, IterMut, Values, ValuesMut};
 pub use crate::lease::Lease;
 pub use crate::order::{Importance, TotalOrder};
 pub use crate::pool::Pool;

@@ -1,4 +1,4 @@
-use crate::iter::{Iter, IterMut};
+use crate::iter::{Iter, IterMut, Values, ValuesMut};
 use crate::lease::Lease;
 use crate::ledger::{Ledger, bump};
 use crate::pooled::token;
@@ -430,6 +430,46 @@ impl<T: Pooled> Pool<T> {
     pub fn iter_mut(&mut self) -> IterMut<'_, T> {
         let len = self.len();
         IterMut::new(self.storage.chunks_mut(), len)
+    }
+
+    /// Live objects without their handles, in slot order.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 8)]
+    /// # struct Particle { x: f64 }
+    /// let mut pool = ParticlePool::new();
+    /// for x in [1.0, 2.0] {
+    ///     pool.create(|p| p.x = x)?;
+    /// }
+    /// assert_eq!(pool.values().map(|p| p.x).sum::<f64>(), 3.0);
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    #[inline]
+    pub fn values(&self) -> Values<'_, T> {
+        Values::new(self.iter())
+    }
+
+    /// Live objects without their handles, mutably, in slot order: the "animate everything"
+    /// loop.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 8)]
+    /// # struct Particle { x: f64, x_velocity: f64 }
+    /// let mut pool = ParticlePool::new();
+    /// let p = pool.create(|p| p.x_velocity = 2.0)?;
+    /// for particle in pool.values_mut() {
+    ///     particle.x += particle.x_velocity;
+    /// }
+    /// assert_eq!(pool.get(p).unwrap().x, 2.0);
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    #[inline]
+    pub fn values_mut(&mut self) -> ValuesMut<'_, T> {
+        ValuesMut::new(self.iter_mut())
     }
 
     /// Calls `keep` on every live object, and releases (resets and frees) each one for which it

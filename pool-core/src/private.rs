@@ -3,7 +3,7 @@
 
 pub use crate::{
     Growth, Handle, Importance, Iter, IterMut, Lease, Pool, PoolFull, PoolToken, Pooled, Reset,
-    StaleHandle, Stats,
+    StaleHandle, Stats, Values, ValuesMut,
 };
 use core::fmt;
 

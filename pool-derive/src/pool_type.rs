@@ -360,6 +360,18 @@ fn methods(names: &Names<'_>, create: Create<'_>) -> TokenStream {
                 self.0.iter_mut()
             }
 
+            /// Live objects without their handles, in slot order.
+            #[inline]
+            pub fn values(&self) -> ::pooled::__private::Values<'_, #object> {
+                self.0.values()
+            }
+
+            /// Live objects without their handles, mutably, in slot order.
+            #[inline]
+            pub fn values_mut(&mut self) -> ::pooled::__private::ValuesMut<'_, #object> {
+                self.0.values_mut()
+            }
+
             /// Calls `keep` on every live object and releases each one for which it returns
             /// false.
             #[inline]
