@@ -103,3 +103,75 @@ fn a_panicking_drop_during_release_leaves_the_pool_usable() {
     pool.release(h).unwrap();
     assert!(pool.create(|_| {}).is_ok());
 }
+
+#[derive(Pooled)]
+#[pool(size = 2, on_full = evict, evict_by = Voice::priority)]
+struct Voice {
+    priority: u32,
+    sample: Option<Rc<()>>,
+}
+
+impl Voice {
+    fn priority(&self) -> u32 {
+        self.priority
+    }
+}
+
+#[test]
+fn a_panic_in_init_after_an_eviction_leaves_the_victim_gone_and_the_slot_free() {
+    let sample = Rc::new(());
+    let mut pool = VoicePool::new();
+    let quiet = pool.create(|v| {
+        v.priority = 1;
+        v.sample = Some(Rc::clone(&sample));
+    });
+    let loud = pool.create(|v| v.priority = 9);
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        pool.create(|v| {
+            v.sample = Some(Rc::clone(&sample));
+            panic!("init failed");
+        })
+    }));
+    assert!(result.is_err());
+    assert!(
+        !pool.contains(quiet),
+        "the victim was evicted before init ran"
+    );
+    assert!(pool.contains(loud));
+    assert_eq!(
+        Rc::strong_count(&sample),
+        1,
+        "both the victim and the half-built voice let go"
+    );
+    let stats = pool.stats();
+    assert_eq!((stats.live, stats.free, stats.evicted), (1, 1, 1));
+    let next = pool.create(|v| v.priority = 5);
+    assert_eq!(next.index(), quiet.index(), "the freed slot is reused");
+}
+
+#[derive(Pooled)]
+#[pool(size = 1, on_full = grow, max = 4)]
+struct Enemy {
+    loot: Vec<u32>,
+}
+
+#[test]
+fn a_panic_in_init_after_growing_leaves_the_new_slots_free() {
+    let mut pool = EnemyPool::new();
+    let first = pool.create(|e| e.loot.push(1)).unwrap();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        pool.create(|e| {
+            e.loot.push(2);
+            panic!("init failed");
+        })
+    }));
+    assert!(result.is_err());
+    let stats = pool.stats();
+    assert_eq!((stats.capacity, stats.live, stats.free), (2, 1, 1));
+    let second = pool.create(|_| {}).unwrap();
+    assert!(
+        pool.get(second).unwrap().loot.is_empty(),
+        "no loot left from the panicked init"
+    );
+    assert_eq!(pool.get(first).unwrap().loot, [1]);
+}

@@ -1,0 +1,30 @@
+//! Operation sequences from libFuzzer, run through the model checker of `tests/model.rs`: the
+//! first byte picks the pool (one per full-pool strategy), every five bytes after it make one
+//! operation.
+
+#![no_main]
+
+#[path = "../../tests/support/model.rs"]
+#[allow(dead_code)]
+mod model;
+#[path = "../../tests/support/subjects.rs"]
+mod subjects;
+
+use model::Op;
+use subjects::{BossPool, EnemyPool, SparkPool, VoicePool};
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let Some((&which, rest)) = data.split_first() else {
+        return;
+    };
+    let ops: Vec<Op> = rest
+        .chunks_exact(5)
+        .map(|c| Op::decode(c[0], u16::from_le_bytes([c[1], c[2]]), u16::from_le_bytes([c[3], c[4]])))
+        .collect();
+    match which % 4 {
+        0 => model::run::<SparkPool>(&ops),
+        1 => model::run::<BossPool>(&ops),
+        2 => model::run::<VoicePool>(&ops),
+        _ => model::run::<EnemyPool>(&ops),
+    }
+});

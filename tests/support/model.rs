@@ -1,0 +1,515 @@
+//! A model checker for pools, shared by `tests/model.rs` (proptest) and `fuzz/` (libFuzzer).
+//!
+//! A sequence of operations runs on a pool and on a plain map of what the pool should hold; after
+//! every step they must agree: every live object intact and reachable by its handle, every
+//! released handle resolving to nothing, `len`, `stats()` and iteration right, and a shared `Rc`
+//! held by exactly the live objects, so that no released object kept its reference.
+
+use pooled::{Handle, Lease, PoolFull, Pooled, StaleHandle, Stats, TotalOrder};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::rc::Rc;
+use std::sync::Once;
+
+/// One step, decoded from three numbers so that proptest and the fuzzer share one decoder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Op {
+    Create {
+        id: u64,
+    },
+    /// Looks up the `pick`-th handle the model knows: live, released or stale.
+    Get {
+        pick: usize,
+    },
+    Modify {
+        pick: usize,
+        id: u64,
+    },
+    Release {
+        pick: usize,
+    },
+    /// Releases every live object whose id is a multiple of `modulus`.
+    Retain {
+        modulus: u64,
+    },
+    ReleaseAll,
+    /// Takes up to `count` leases at once, turns every `keep`-th into a handle, drops the rest.
+    Lease {
+        count: usize,
+        keep: usize,
+    },
+    Shrink,
+    /// `init` panics half way through a plain `create`: the pool must end as if it had not been
+    /// called.
+    PanicInInit {
+        id: u64,
+    },
+}
+
+impl Op {
+    pub(crate) fn decode(kind: u8, a: u16, b: u16) -> Self {
+        let (a64, b64) = (u64::from(a), u64::from(b));
+        match kind % 16 {
+            0..=4 => Op::Create { id: a64 },
+            5 | 6 => Op::Get { pick: a.into() },
+            7 => Op::Modify {
+                pick: a.into(),
+                id: b64,
+            },
+            8..=10 => Op::Release { pick: a.into() },
+            11 => Op::Retain {
+                modulus: 2 + a64 % 5,
+            },
+            12 => Op::ReleaseAll,
+            13 => Op::Lease {
+                count: 1 + usize::from(a % 4),
+                keep: 1 + usize::from(b % 3),
+            },
+            14 => Op::Shrink,
+            _ => Op::PanicInInit { id: a64 },
+        }
+    }
+}
+
+/// What the objects of every pool under test hold.
+pub(crate) trait Object {
+    /// Sets the object up as `id`, holding a clone of `held`.
+    fn fill(&mut self, id: u64, held: &Rc<()>);
+    /// Makes the object `id`, keeping what it holds.
+    fn refill(&mut self, id: u64);
+    fn id(&self) -> u64;
+    /// Whether the object is exactly what `fill(id)` made it.
+    fn is(&self, id: u64) -> bool;
+}
+
+/// The importance `evict_by` ranks objects by: their id.
+pub(crate) fn rank<O: Object>(object: &O) -> TotalOrder<f64> {
+    #[expect(clippy::cast_precision_loss, reason = "ids are below 2^16")]
+    TotalOrder(object.id() as f64)
+}
+
+/// What `create` did.
+pub(crate) enum Created<T> {
+    Live(Handle<T>),
+    Full,
+    /// It panicked because the pool was full (`on_full = panic`).
+    Panicked,
+}
+
+/// A generated pool, seen through the operations the model checks.
+pub(crate) trait Subject: Sized {
+    type Object: Object + Pooled;
+    fn new() -> Self;
+    fn create(&mut self, id: u64, held: &Rc<()>) -> Created<Self::Object>;
+    fn create_panicking(&mut self, id: u64, held: &Rc<()>);
+    fn acquire<'a>(&'a self, id: u64, held: &Rc<()>) -> Result<Lease<'a, Self::Object>, PoolFull>;
+    fn get(&self, handle: Handle<Self::Object>) -> Option<&Self::Object>;
+    fn get_mut(&mut self, handle: Handle<Self::Object>) -> Option<&mut Self::Object>;
+    fn contains(&self, handle: Handle<Self::Object>) -> bool;
+    fn release(&mut self, handle: Handle<Self::Object>) -> Result<(), StaleHandle>;
+    fn retain(&mut self, keep: impl FnMut(&mut Self::Object) -> bool);
+    fn release_all(&mut self);
+    fn live(&self) -> Vec<(Handle<Self::Object>, u64)>;
+    fn len(&self) -> usize;
+    fn is_full(&self) -> bool;
+    fn stats(&self) -> Stats;
+    /// The live object an evicting `create` would cut now; `None` for other strategies.
+    fn victim(&self) -> Option<Handle<Self::Object>>;
+    /// `shrink()` where the pool grows; 0 elsewhere.
+    fn shrink(&mut self) -> usize;
+}
+
+/// Declares a pooled struct and implements [`Object`] and [`Subject`] for it and its pool.
+#[macro_export]
+macro_rules! subject {
+    ($object:ident, $pool:ident, [$($attr:tt)*], create: $create:expr, victim: $victim:expr, shrink: $shrink:expr) => {
+        #[derive(pooled::Pooled)]
+        #[pool($($attr)*)]
+        pub(crate) struct $object {
+            id: u64,
+            tag: Vec<u64>,
+            held: Option<std::rc::Rc<()>>,
+        }
+
+        impl $crate::model::Object for $object {
+            fn fill(&mut self, id: u64, held: &std::rc::Rc<()>) {
+                self.id = id;
+                self.tag.push(id);
+                self.held = Some(std::rc::Rc::clone(held));
+            }
+
+            fn refill(&mut self, id: u64) {
+                self.id = id;
+                self.tag.clear();
+                self.tag.push(id);
+            }
+
+            fn id(&self) -> u64 {
+                self.id
+            }
+
+            fn is(&self, id: u64) -> bool {
+                self.id == id && self.tag == [id] && self.held.is_some()
+            }
+
+        }
+
+        impl $crate::model::Subject for $pool {
+            type Object = $object;
+
+            fn new() -> Self {
+                $pool::new()
+            }
+
+            fn create(
+                &mut self,
+                id: u64,
+                held: &std::rc::Rc<()>,
+            ) -> $crate::model::Created<$object> {
+                let create: fn(&mut Self, u64, &std::rc::Rc<()>) -> $crate::model::Created<$object> =
+                    $create;
+                create(self, id, held)
+            }
+
+            fn create_panicking(&mut self, id: u64, held: &std::rc::Rc<()>) {
+                let _ = self.try_create_or_full(|o| {
+                    $crate::model::Object::fill(o, id, held);
+                    panic!("init panics on purpose");
+                });
+            }
+
+            fn acquire<'a>(
+                &'a self,
+                id: u64,
+                held: &std::rc::Rc<()>,
+            ) -> Result<pooled::Lease<'a, $object>, pooled::PoolFull> {
+                self.0.acquire(|o| $crate::model::Object::fill(o, id, held))
+            }
+
+            fn get(&self, handle: pooled::Handle<$object>) -> Option<&$object> {
+                $pool::get(self, handle)
+            }
+
+            fn get_mut(&mut self, handle: pooled::Handle<$object>) -> Option<&mut $object> {
+                $pool::get_mut(self, handle)
+            }
+
+            fn contains(&self, handle: pooled::Handle<$object>) -> bool {
+                $pool::contains(self, handle)
+            }
+
+            fn release(&mut self, handle: pooled::Handle<$object>) -> Result<(), pooled::StaleHandle> {
+                $pool::release(self, handle)
+            }
+
+            fn retain(&mut self, keep: impl FnMut(&mut $object) -> bool) {
+                $pool::retain(self, keep);
+            }
+
+            fn release_all(&mut self) {
+                $pool::release_all(self);
+            }
+
+            fn live(&self) -> Vec<(pooled::Handle<$object>, u64)> {
+                self.iter().map(|(h, o)| (h, o.id)).collect()
+            }
+
+            fn len(&self) -> usize {
+                $pool::len(self)
+            }
+
+            fn is_full(&self) -> bool {
+                $pool::is_full(self)
+            }
+
+            fn stats(&self) -> pooled::Stats {
+                $pool::stats(self)
+            }
+
+            fn victim(&self) -> Option<pooled::Handle<$object>> {
+                let victim: fn(&Self) -> Option<pooled::Handle<$object>> = $victim;
+                victim(self)
+            }
+
+            fn shrink(&mut self) -> usize {
+                let shrink: fn(&mut Self) -> usize = $shrink;
+                shrink(self)
+            }
+        }
+
+        impl $pool {
+            /// `create` without the strategy, for the panicking `init`: the engine's own.
+            fn try_create_or_full(
+                &mut self,
+                init: impl FnOnce(&mut $object),
+            ) -> Result<pooled::Handle<$object>, pooled::PoolFull> {
+                self.0.create(init)
+            }
+        }
+    };
+}
+
+/// Panic messages the model causes on purpose, and catches.
+const EXPECTED_PANICS: [&str; 2] = ["init panics on purpose", "is full: all"];
+
+/// Silences the panics the model causes on purpose; any other goes to the hook there was (a
+/// failing assertion must still be reported, and the fuzzer's hook must still abort).
+fn quiet_panics() {
+    static QUIET: Once = Once::new();
+    QUIET.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let payload = info.payload();
+            let message = (payload.downcast_ref::<String>().map(String::as_str))
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("");
+            if !EXPECTED_PANICS
+                .iter()
+                .any(|expected| message.contains(expected))
+            {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// What the pool should hold.
+struct Model<T> {
+    live: HashMap<Handle<T>, u64>,
+    /// Recently released handles, which must resolve to nothing.
+    dead: VecDeque<Handle<T>>,
+    held: Rc<()>,
+}
+
+const DEAD_KEPT: usize = 64;
+
+impl<T> Model<T> {
+    fn pick(&self, pick: usize) -> Option<Handle<T>> {
+        let live = self.live.len();
+        if !pick.is_multiple_of(4) && live > 0 {
+            let mut handles: Vec<_> = self.live.keys().copied().collect();
+            handles.sort_unstable();
+            Some(handles[pick % live])
+        } else if self.dead.is_empty() {
+            None
+        } else {
+            Some(self.dead[pick % self.dead.len()])
+        }
+    }
+
+    fn bury(&mut self, handle: Handle<T>) {
+        self.live.remove(&handle);
+        self.dead.push_back(handle);
+        if self.dead.len() > DEAD_KEPT {
+            self.dead.pop_front();
+        }
+    }
+}
+
+/// Runs `ops` on a fresh pool and the model, checking them after every step.
+pub(crate) fn run<S: Subject>(ops: &[Op]) {
+    quiet_panics();
+    let mut pool = S::new();
+    let mut model: Model<S::Object> = Model {
+        live: HashMap::new(),
+        dead: VecDeque::new(),
+        held: Rc::new(()),
+    };
+    for (step, op) in ops.iter().enumerate() {
+        apply(&mut pool, &mut model, *op);
+        check(&pool, &model).unwrap_or_else(|problem| {
+            panic!("after step {step} ({op:?}): {problem}");
+        });
+    }
+    drop(pool);
+    assert_eq!(
+        Rc::strong_count(&model.held),
+        1,
+        "dropping the pool dropped everything"
+    );
+}
+
+fn apply<S: Subject>(pool: &mut S, model: &mut Model<S::Object>, op: Op) {
+    match op {
+        Op::Create { id } => create(pool, model, id),
+        Op::Get { pick } => {
+            if let Some(handle) = model.pick(pick) {
+                let expected = model.live.get(&handle);
+                let found = pool.get(handle).map(Object::id);
+                assert_eq!(found.as_ref(), expected, "get({handle:?})");
+                assert_eq!(pool.contains(handle), expected.is_some());
+            }
+        }
+        Op::Modify { pick, id } => {
+            if let Some(handle) = model.pick(pick) {
+                match (pool.get_mut(handle), model.live.get_mut(&handle)) {
+                    (Some(object), Some(known)) => {
+                        object.refill(id);
+                        *known = id;
+                    }
+                    (None, None) => {}
+                    (found, known) => panic!(
+                        "get_mut({handle:?}) found {}, the model {known:?}",
+                        found.is_some()
+                    ),
+                }
+            }
+        }
+        Op::Release { pick } => {
+            if let Some(handle) = model.pick(pick) {
+                let live = model.live.contains_key(&handle);
+                assert_eq!(pool.release(handle).is_ok(), live, "release({handle:?})");
+                if live {
+                    model.bury(handle);
+                }
+                assert!(
+                    pool.release(handle).is_err(),
+                    "a second release of {handle:?}"
+                );
+            }
+        }
+        Op::Retain { modulus } => {
+            pool.retain(|object| object.id() % modulus != 0);
+            let gone: Vec<_> = (model.live.iter())
+                .filter(|&(_, id)| id % modulus == 0)
+                .map(|(h, _)| *h)
+                .collect();
+            for handle in gone {
+                model.bury(handle);
+            }
+        }
+        Op::ReleaseAll => {
+            pool.release_all();
+            let gone: Vec<_> = model.live.keys().copied().collect();
+            for handle in gone {
+                model.bury(handle);
+            }
+        }
+        Op::Lease { count, keep } => lease(pool, model, count, keep),
+        Op::Shrink => {
+            let before = pool.stats().capacity;
+            let freed = pool.shrink();
+            assert_eq!(pool.stats().capacity, before - freed, "shrink({freed})");
+        }
+        Op::PanicInInit { id } => {
+            let full = pool.is_full();
+            let result = catch_unwind(AssertUnwindSafe(|| pool.create_panicking(id, &model.held)));
+            // A full pool that cannot grow never calls `init`; the checks after the step show
+            // that nothing changed either way.
+            assert!(
+                full || result.is_err(),
+                "init's panic did not reach the caller"
+            );
+        }
+    }
+}
+
+fn create<S: Subject>(pool: &mut S, model: &mut Model<S::Object>, id: u64) {
+    let full = pool.is_full();
+    let victim = if full { pool.victim() } else { None };
+    if let Some(victim) = victim {
+        let expected = (model.live.iter())
+            .min_by_key(|&(handle, id)| (*id, handle.index()))
+            .map(|(handle, _)| *handle);
+        assert_eq!(
+            Some(victim),
+            expected,
+            "victim(): the lowest id, in the lowest slot"
+        );
+    }
+    match pool.create(id, &model.held) {
+        Created::Live(handle) => {
+            assert!(
+                !model.live.contains_key(&handle),
+                "{handle:?} was handed out twice"
+            );
+            if let Some(victim) = victim {
+                assert!(!pool.contains(victim), "the victim {victim:?} was evicted");
+                model.bury(victim);
+            }
+            model.live.insert(handle, id);
+        }
+        Created::Full => assert!(full, "create refused a pool with room"),
+        Created::Panicked => assert!(full, "create panicked on a pool with room"),
+    }
+}
+
+fn lease<S: Subject>(pool: &mut S, model: &mut Model<S::Object>, count: usize, keep: usize) {
+    let before = pool.stats();
+    let mut kept = Vec::new();
+    {
+        let leases: Vec<_> = (0..count)
+            .map_while(|i| pool.acquire(9000 + i as u64, &model.held).ok())
+            .collect();
+        let stats = pool.stats();
+        assert_eq!(stats.leased, leases.len());
+        assert_eq!(stats.live, before.live);
+        assert_eq!(
+            pool.live().len(),
+            model.live.len(),
+            "iteration skips leases"
+        );
+        for (handle, id) in &model.live {
+            assert!(pool.get(*handle).is_some_and(|o| o.is(*id)));
+        }
+        for (i, lease) in leases.into_iter().enumerate() {
+            assert!(lease.is(9000 + i as u64));
+            if i % keep == 0 {
+                let id = lease.id();
+                kept.push((lease.into_handle(), id));
+            }
+        }
+    }
+    for (handle, id) in kept {
+        assert!(model.live.insert(handle, id).is_none());
+    }
+}
+
+fn check<S: Subject>(pool: &S, model: &Model<S::Object>) -> Result<(), String> {
+    let stats = pool.stats();
+    let live = model.live.len();
+    if pool.len() != live || stats.live != live {
+        return Err(format!(
+            "len {} / stats {} / model {live}",
+            pool.len(),
+            stats.live
+        ));
+    }
+    if stats.leased != 0 {
+        return Err(format!("{} leases left out", stats.leased));
+    }
+    if stats.live + stats.free + stats.retired != stats.capacity {
+        return Err(format!("slots do not add up: {stats:?}"));
+    }
+    if stats.created != stats.released + stats.evicted + stats.live as u64 {
+        return Err(format!("objects do not add up: {stats:?}"));
+    }
+    // The high-water mark is a peak of the past: after `shrink` it may exceed the capacity.
+    if stats.high_water < live {
+        return Err(format!("high water {} with {live} live", stats.high_water));
+    }
+    for (handle, id) in &model.live {
+        match pool.get(*handle) {
+            Some(object) if object.is(*id) => {}
+            Some(_) => return Err(format!("{handle:?} is not object {id} any more")),
+            None => return Err(format!("{handle:?} (object {id}) is unreachable")),
+        }
+    }
+    for handle in &model.dead {
+        if pool.get(*handle).is_some() || pool.contains(*handle) {
+            return Err(format!("the released {handle:?} reaches an object"));
+        }
+    }
+    let iterated: HashSet<_> = pool.live().into_iter().collect();
+    let known: HashSet<_> = model.live.iter().map(|(h, id)| (*h, *id)).collect();
+    if iterated != known {
+        return Err(format!("iteration {iterated:?} but the model {known:?}"));
+    }
+    if Rc::strong_count(&model.held) != 1 + live {
+        return Err(format!(
+            "{} references held by {live} live objects",
+            Rc::strong_count(&model.held) - 1
+        ));
+    }
+    Ok(())
+}
