@@ -8,6 +8,10 @@ pub use pool_core::{
 };
 pub use pool_derive::{Pooled, Reset};
 
+/// Every compile error the derives and the pools' borrow rules cause, with what to do about it.
+#[doc = include_str!("../ERRORS.md")]
+pub mod compile_errors {}
+
 #[doc(hidden)]
 pub mod __private {
     pub use pool_core::__private::*;

@@ -32,6 +32,7 @@ extern crate alloc;
 extern crate std;
 
 mod error;
+mod generated;
 mod handle;
 mod iter;
 mod lease;

@@ -1,6 +1,7 @@
 //! What generated code calls. Not public API: it changes without notice, which is why the
 //! `pooled` facade pins this crate to one exact version.
 
+pub use crate::{__pool_create as pool_create, __pool_methods as pool_methods};
 pub use crate::{
     Growth, Handle, Importance, Iter, IterMut, Lease, Pool, PoolFull, PoolToken, Pooled, Reset,
     StaleHandle, Stats, Values, ValuesMut,

@@ -73,6 +73,32 @@ pub trait Reset {
     fn blank() -> Self
     where
         Self: Sized;
+
+    /// Resets a field of a pooled object if its type owns something (needs drop): the half of
+    /// the reset that runs when the object is released. Generated code calls it.
+    #[doc(hidden)]
+    #[inline]
+    fn reset_if_owned(&mut self)
+    where
+        Self: Sized,
+    {
+        if core::mem::needs_drop::<Self>() {
+            self.reset();
+        }
+    }
+
+    /// Resets a field of a pooled object if its type is plain data: the half of the reset that
+    /// runs when the slot is reused. Generated code calls it.
+    #[doc(hidden)]
+    #[inline]
+    fn reset_if_plain(&mut self)
+    where
+        Self: Sized,
+    {
+        if !core::mem::needs_drop::<Self>() {
+            self.reset();
+        }
+    }
 }
 
 macro_rules! reset_to {

@@ -3,6 +3,8 @@
 
 use crate::attr::{self, Container, Strategy};
 use crate::errors::Errors;
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Index, Member, Type};
 
@@ -34,6 +36,16 @@ pub(crate) struct Field<'a> {
     pub(crate) member: Member,
     pub(crate) ty: &'a Type,
     pub(crate) strategy: Strategy,
+}
+
+impl Input<'_> {
+    /// Where generated code finds the `pooled` crate: `::pooled`, or `#[pool(crate = ...)]`.
+    pub(crate) fn krate(&self) -> TokenStream {
+        self.attrs
+            .krate
+            .as_ref()
+            .map_or_else(|| quote!(::pooled), ToTokens::to_token_stream)
+    }
 }
 
 impl<'a> Input<'a> {

@@ -5,15 +5,16 @@ use crate::errors::Errors;
 use proc_macro2::{Ident, Span, TokenTree};
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, ExprLit, ExprPath, ExprUnary, Lit, LitInt, Token, UnOp};
+use syn::{
+    Attribute, Expr, ExprLit, ExprPath, ExprUnary, Lit, LitInt, Path, Token, UnOp, Visibility,
+};
 
 /// The largest `size`: slot indices are 32-bit, and the runtime keeps two values for itself.
 const MAX_SIZE: u64 = u32::MAX as u64 - 1;
 
 const FIELD_KEYS: &str = "`reset = <expr>`, `reset_with = <function>` or `keep`";
 
-const STRUCT_KEYS: &str =
-    "`size = N`, `on_full = fail | panic | evict | grow`, `evict_by = <fn>` and `max = N`";
+const STRUCT_KEYS: &str = "`size = N`, `on_full = fail | panic | evict | grow`, `evict_by = <fn>`, `max = N`, `name = <type name>`, `vis = <visibility>` and `crate = <path>`";
 
 /// What `#[pool(size = ...)]` or `#[pool(max = ...)]` said, if anything.
 pub(crate) enum Count {
@@ -54,8 +55,15 @@ impl OnFull {
 pub(crate) struct Container {
     pub(crate) size: Count,
     pub(crate) on_full: Option<(Span, OnFull)>,
-    pub(crate) evict_by: Option<(Span, Expr)>,
+    /// The key's span, and the measure unless it was invalid (and reported).
+    pub(crate) evict_by: Option<(Span, Option<Expr>)>,
     pub(crate) max: Option<(Span, Count)>,
+    /// `name = Sparks`: the pool type's name instead of `FooPool`.
+    pub(crate) name: Option<Ident>,
+    /// `vis = pub(crate)`: the pool type's visibility instead of the struct's.
+    pub(crate) vis: Option<Visibility>,
+    /// `crate = my_engine::pooled`: where generated code finds the `pooled` crate.
+    pub(crate) krate: Option<Path>,
 }
 
 impl Container {
@@ -94,19 +102,30 @@ pub(crate) fn container(attrs: &[Attribute], derive: Derive, errors: &mut Errors
         on_full: None,
         evict_by: None,
         max: None,
+        name: None,
+        vis: None,
+        krate: None,
     };
     let mut seen: Vec<String> = Vec::new();
     for attr in pool_attrs(attrs) {
         let parsed = attr.parse_nested_meta(|meta| {
             let key = key(&meta);
             let span = meta.path.span();
-            let known = matches!(key.as_str(), "size" | "on_full" | "evict_by" | "max");
-            if known && derive == Derive::Reset {
-                errors.at(span, format_args!("`#[derive(Reset)]` takes no `{key}`: that belongs to `#[derive(Pooled)]`, and a pooled struct should not also derive `Reset`, whose public `Reset::blank` would build it outside its pool"));
-                return skip_value(&meta);
-            }
+            let known = matches!(
+                key.as_str(),
+                "size" | "on_full" | "evict_by" | "max" | "name" | "vis" | "crate"
+            );
             if known && seen.contains(&key) {
                 errors.at(span, format_args!("duplicate `{key}`: give it once"));
+                return skip_value(&meta);
+            }
+            if key == "crate" {
+                container.krate = crate_value(&meta, errors)?;
+                seen.push(key);
+                return Ok(());
+            }
+            if known && derive == Derive::Reset {
+                errors.at(span, format_args!("`#[derive(Reset)]` takes no `{key}`: that belongs to `#[derive(Pooled)]`, and a pooled struct should not also derive `Reset`, whose public `Reset::blank` would build it outside its pool"));
                 return skip_value(&meta);
             }
             match key.as_str() {
@@ -118,8 +137,18 @@ pub(crate) fn container(attrs: &[Attribute], derive: Derive, errors: &mut Errors
                         errors.at(span, "`evict_by` needs the measure of an object's importance, such as `evict_by = Voice::loudness`, a `fn(&Voice) -> K` where `K: Ord`");
                         return skip_value(&meta);
                     }
-                    container.evict_by = Some((span, meta.value()?.parse()?));
+                    match meta.value()?.parse()? {
+                        measure @ (Expr::Path(_) | Expr::Closure(_)) => {
+                            container.evict_by = Some((span, Some(measure)));
+                        }
+                        other => {
+                            errors.spanning(other, "`evict_by` takes a function or closure that measures an object's importance, such as `evict_by = Voice::loudness` or `evict_by = |v| v.priority`");
+                            container.evict_by = Some((span, None));
+                        }
+                    }
                 }
+                "name" => container.name = name_value(&meta, errors)?,
+                "vis" => container.vis = vis_value(&meta, errors)?,
                 "reset" | "reset_with" | "keep" => {
                     errors.at(span, format_args!("`{key}` goes on a field, not on the struct"));
                     return skip_value(&meta);
@@ -129,7 +158,7 @@ pub(crate) fn container(attrs: &[Attribute], derive: Derive, errors: &mut Errors
                     return skip_value(&meta);
                 }
                 _ => {
-                    errors.at(span, format_args!("unknown pool attribute `{key}`: `#[derive(Reset)]` takes {FIELD_KEYS} on fields, and nothing on the struct"));
+                    errors.at(span, format_args!("unknown pool attribute `{key}`: `#[derive(Reset)]` takes {FIELD_KEYS} on fields, and only `crate = <path>` on the struct"));
                     return skip_value(&meta);
                 }
             }
@@ -138,9 +167,96 @@ pub(crate) fn container(attrs: &[Attribute], derive: Derive, errors: &mut Errors
         });
         if let Err(error) = parsed {
             errors.push(error);
+            // The attribute may have held the size: do not also report it missing.
+            if let Count::Missing = container.size {
+                container.size = Count::Invalid;
+            }
         }
     }
     container
+}
+
+fn name_value(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Option<Ident>> {
+    const NAME: &str = "`name` takes the pool type's name, such as `name = Sparks`";
+    if !meta.input.peek(Token![=]) {
+        errors.at(meta.path.span(), NAME);
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let value: Expr = meta.value()?.parse()?;
+    if let Expr::Path(path) = &value
+        && let Some(ident) = path.path.get_ident()
+    {
+        return Ok(Some(ident.clone()));
+    }
+    if let Expr::Lit(ExprLit {
+        lit: Lit::Str(text),
+        ..
+    }) = &value
+    {
+        errors.spanning(
+            text,
+            format_args!(
+                "`name` takes a name, not a string: write `name = {}`",
+                text.value()
+            ),
+        );
+    } else {
+        errors.spanning(value, NAME);
+    }
+    Ok(None)
+}
+
+fn vis_value(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Option<Visibility>> {
+    const VIS: &str = "`vis` takes a visibility: `vis = pub`, `vis = pub(crate)`, `vis = pub(super)`, or `vis = \"\"` for private";
+    if !meta.input.peek(Token![=]) {
+        errors.at(meta.path.span(), VIS);
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let input = meta.value()?;
+    if input.peek(Token![pub]) {
+        return input.parse().map(Some);
+    }
+    if input.peek(syn::LitStr) {
+        let text: syn::LitStr = input.parse()?;
+        if let Ok(vis) = syn::parse_str::<Visibility>(&text.value()) {
+            return Ok(Some(vis));
+        }
+        errors.spanning(text, VIS);
+        return Ok(None);
+    }
+    let other: Expr = input.parse()?;
+    errors.spanning(other, VIS);
+    Ok(None)
+}
+
+fn crate_value(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Option<Path>> {
+    const CRATE: &str = "`crate` takes the path at which generated code finds the `pooled` crate, such as `crate = my_engine::pooled` or `crate = \"my_engine::pooled\"`";
+    if !meta.input.peek(Token![=]) {
+        errors.at(meta.path.span(), CRATE);
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    match meta.value()?.parse()? {
+        Expr::Path(ExprPath {
+            qself: None, path, ..
+        }) => Ok(Some(path)),
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(text),
+            ..
+        }) => {
+            if let Ok(path) = text.parse::<Path>() {
+                return Ok(Some(path));
+            }
+            errors.spanning(text, CRATE);
+            Ok(None)
+        }
+        other => {
+            errors.spanning(other, CRATE);
+            Ok(None)
+        }
+    }
 }
 
 fn on_full_value(
@@ -165,10 +281,17 @@ fn on_full_value(
     {
         return Ok(Some((ident.span(), on_full)));
     }
-    errors.spanning(
-        &value,
-        format_args!("unknown `on_full` strategy: write {}", OnFull::CHOICES),
-    );
+    let message = match &value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(text),
+            ..
+        }) => format!(
+            "`on_full` takes a bare word, not a string: write `on_full = {}`",
+            text.value()
+        ),
+        _ => format!("unknown `on_full` strategy: write {}", OnFull::CHOICES),
+    };
+    errors.spanning(&value, message);
     Ok(None)
 }
 
@@ -209,6 +332,10 @@ pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> Strategy {
                 }
                 "size" => {
                     errors.at(span, "`size` goes on the struct, not on a field: `#[pool(size = N)]` above `struct`");
+                    return skip_value(&meta);
+                }
+                "on_full" | "evict_by" | "max" | "name" | "vis" | "crate" => {
+                    errors.at(span, format_args!("`{key}` goes on the struct, not on a field"));
                     return skip_value(&meta);
                 }
                 _ => {

@@ -23,9 +23,10 @@ pub(crate) fn derive(node: &DeriveInput, derive: Derive) -> TokenStream {
 }
 
 fn impl_pooled(input: &Input<'_>) -> TokenStream {
+    let krate = input.krate();
     let ident = &input.node.ident;
     let (impl_generics, ty_generics, _) = input.node.generics.split_for_impl();
-    let where_clause = where_clause(input);
+    let where_clause = where_clause(input, &krate);
     let attrs = &input.attrs;
     let size = count(&attrs.size);
     // Free constants are evaluated even by `cargo check`; associated ones only when used.
@@ -45,25 +46,31 @@ fn impl_pooled(input: &Input<'_>) -> TokenStream {
             if matches!(max_count, Count::Const(_)) || matches!(attrs.size, Count::Const(_)) {
                 checks.push(max_check(&max, &size));
             }
-            Some(quote!(::pooled::__private::Growth::UpTo(#max)))
+            Some(quote!(#krate::__private::Growth::UpTo(#max)))
         }
-        (OnFull::Grow, None) => Some(quote!(::pooled::__private::Growth::UpTo(usize::MAX))),
+        (OnFull::Grow, None) => Some(quote!(#krate::__private::Growth::UpTo(usize::MAX))),
         _ => None,
     }
-    .map(|growth| quote!(const GROWTH: ::pooled::__private::Growth = #growth;));
-    let blank = input.fields.iter().map(Field::blank);
-    let at_release = input.fields.iter().map(Field::reset_at_release);
-    let at_reuse = input.fields.iter().map(Field::reset_at_reuse);
+    .map(|growth| quote!(const GROWTH: #krate::__private::Growth = #growth;));
+    let blank = input.fields.iter().map(|field| field.blank(&krate));
+    let at_release = input
+        .fields
+        .iter()
+        .map(|field| field.reset_at_release(&krate));
+    let at_reuse = input
+        .fields
+        .iter()
+        .map(|field| field.reset_at_reuse(&krate));
     let pooled_impl = quote! {
         #(#checks)*
 
         #[automatically_derived]
-        impl #impl_generics ::pooled::__private::Pooled for #ident #ty_generics #where_clause {
+        impl #impl_generics #krate::__private::Pooled for #ident #ty_generics #where_clause {
             const SIZE: usize = #size;
             #growth
 
             #[inline]
-            fn blank(_: ::pooled::__private::PoolToken<'_>) -> Self {
+            fn blank(_: #krate::__private::PoolToken<'_>) -> Self {
                 Self { #(#blank,)* }
             }
 
@@ -78,7 +85,7 @@ fn impl_pooled(input: &Input<'_>) -> TokenStream {
             }
         }
     };
-    pool_type::expand(input.node, &pooled_impl, pool_type::Create::of(attrs))
+    pool_type::expand(input, &pooled_impl, pool_type::Create::of(attrs))
 }
 
 /// A checked `size` or `max`.
@@ -100,18 +107,19 @@ fn max_check(max: &TokenStream, size: &TokenStream) -> TokenStream {
 }
 
 fn impl_reset(input: &Input<'_>) -> TokenStream {
+    let krate = input.krate();
     let ident = &input.node.ident;
     let (impl_generics, ty_generics, _) = input.node.generics.split_for_impl();
-    let where_clause = where_clause(input);
-    let blank = input.fields.iter().map(Field::blank);
-    let reset = input.fields.iter().map(Field::reset);
+    let where_clause = where_clause(input, &krate);
+    let blank = input.fields.iter().map(|field| field.blank(&krate));
+    let reset = input.fields.iter().map(|field| field.reset(&krate));
     quote! {
         #[doc(hidden)]
         const _: () = {
-            ::pooled::__require_pooled_not_pool_core!();
+            #krate::__require_pooled_not_pool_core!();
 
             #[automatically_derived]
-            impl #impl_generics ::pooled::__private::Reset for #ident #ty_generics #where_clause {
+            impl #impl_generics #krate::__private::Reset for #ident #ty_generics #where_clause {
                 #[inline]
                 fn reset(&mut self) {
                     #(#reset)*
@@ -127,11 +135,12 @@ fn impl_reset(input: &Input<'_>) -> TokenStream {
 }
 
 impl Field<'_> {
-    /// `<Type as Reset>::reset`, spanned on the field's type so that a missing `Reset` is
-    /// reported there.
-    fn reset_fn(&self) -> TokenStream {
+    /// `<Type as Reset>::method`, spanned on the field's type so that a missing `Reset` is
+    /// reported there, once however many times the field is reset.
+    fn reset_call(&self, krate: &TokenStream, method: &str) -> TokenStream {
         let ty = self.ty;
-        quote_spanned!(ty.span()=> <#ty as ::pooled::__private::Reset>::reset)
+        let method = Ident::new(method, ty.span());
+        quote_spanned!(ty.span()=> <#ty as #krate::__private::Reset>::#method)
     }
 
     /// The value of `#[pool(reset = <value>)]`, in one form wherever it is used, so that a type
@@ -147,70 +156,89 @@ impl Field<'_> {
         }}
     }
 
+    /// The argument a `reset_with` function is called with, in both places it is called (at
+    /// release and when the blank object is built): one token spanned on the field's type, so
+    /// that a function of the wrong type is reported there, once.
+    fn field_arg(&self) -> Ident {
+        Ident::new("__pooled_field", self.ty.span())
+    }
+
     /// The whole reset, for `Reset::reset`.
-    fn reset(&self) -> TokenStream {
+    fn reset(&self, krate: &TokenStream) -> TokenStream {
         let member = &self.member;
         match &self.strategy {
             Strategy::Reset => {
-                let reset = self.reset_fn();
+                let reset = self.reset_call(krate, "reset");
                 quote!(#reset(&mut self.#member);)
             }
             Strategy::Value(_) => {
                 let value = self.value();
                 quote!(self.#member = #value;)
             }
-            Strategy::With(function) => quote!(#function(&mut self.#member);),
+            Strategy::With(function) => {
+                let field = self.field_arg();
+                quote! {{
+                    let #field = &mut self.#member;
+                    #function(#field);
+                }}
+            }
             Strategy::Keep => TokenStream::new(),
         }
     }
 
-    /// The fields that own something (the type needs drop), and `reset_with` functions.
-    fn reset_at_release(&self) -> TokenStream {
-        self.reset_if(true)
-    }
-
-    /// Plain data (the type does not need drop).
-    fn reset_at_reuse(&self) -> TokenStream {
-        self.reset_if(false)
-    }
-
-    fn reset_if(&self, owned: bool) -> TokenStream {
-        let ty = self.ty;
-        let when = if owned {
-            quote!(::core::mem::needs_drop::<#ty>())
-        } else {
-            quote!(!::core::mem::needs_drop::<#ty>())
-        };
+    /// What runs at release: fields that own something (the type needs drop), and `reset_with`
+    /// functions, which are the user's code and run when the user expects a reset.
+    fn reset_at_release(&self, krate: &TokenStream) -> TokenStream {
         match &self.strategy {
-            Strategy::Reset | Strategy::Value(_) => {
-                let reset = self.reset();
-                quote! {
-                    if #when {
-                        #reset
-                    }
-                }
-            }
-            // A reset function is the user's code; it runs at release, when the user expects.
-            Strategy::With(_) if owned => self.reset(),
+            Strategy::Reset => self.reset_half(krate, "reset_if_owned"),
+            Strategy::Value(_) => self.assign_if(&quote!(::core::mem::needs_drop)),
+            Strategy::With(_) => self.reset(krate),
+            Strategy::Keep => TokenStream::new(),
+        }
+    }
+
+    /// What runs at reuse, before `init`: plain data (the type does not need drop).
+    fn reset_at_reuse(&self, krate: &TokenStream) -> TokenStream {
+        match &self.strategy {
+            Strategy::Reset => self.reset_half(krate, "reset_if_plain"),
+            Strategy::Value(_) => self.assign_if(&quote!(!::core::mem::needs_drop)),
             Strategy::With(_) | Strategy::Keep => TokenStream::new(),
         }
     }
 
+    fn reset_half(&self, krate: &TokenStream, method: &str) -> TokenStream {
+        let member = &self.member;
+        let reset = self.reset_call(krate, method);
+        quote!(#reset(&mut self.#member);)
+    }
+
+    fn assign_if(&self, condition: &TokenStream) -> TokenStream {
+        let (ty, member, value) = (self.ty, &self.member, self.value());
+        quote! {
+            if #condition::<#ty>() {
+                self.#member = #value;
+            }
+        }
+    }
+
     /// `member: value` in the blank object's struct expression.
-    fn blank(&self) -> TokenStream {
+    fn blank(&self, krate: &TokenStream) -> TokenStream {
         let member = &self.member;
         let ty = self.ty;
         let value = match &self.strategy {
             Strategy::Reset => {
-                quote_spanned!(ty.span()=> <#ty as ::pooled::__private::Reset>::blank())
+                let blank = self.reset_call(krate, "blank");
+                quote!(#blank())
             }
             Strategy::Value(_) => self.value(),
             Strategy::With(function) => {
                 let default =
                     quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default());
+                let field = self.field_arg();
                 quote! {{
                     let mut __pooled_blank = #default;
-                    #function(&mut __pooled_blank);
+                    let #field = &mut __pooled_blank;
+                    #function(#field);
                     __pooled_blank
                 }}
             }
@@ -224,7 +252,7 @@ impl Field<'_> {
 
 /// The struct's where clause, plus a bound for each field type that mentions a type parameter:
 /// `Reset` where the field is reset through it, `Default` where it is built from it.
-fn where_clause(input: &Input<'_>) -> Option<syn::WhereClause> {
+fn where_clause(input: &Input<'_>, krate: &TokenStream) -> Option<syn::WhereClause> {
     let generics = &input.node.generics;
     let params: Vec<&Ident> = generics.type_params().map(|param| &param.ident).collect();
     let mut clause = generics.where_clause.clone();
@@ -234,7 +262,7 @@ fn where_clause(input: &Input<'_>) -> Option<syn::WhereClause> {
         }
         let ty = field.ty;
         let predicate: WherePredicate = match field.strategy {
-            Strategy::Reset => syn::parse_quote!(#ty: ::pooled::__private::Reset),
+            Strategy::Reset => syn::parse_quote!(#ty: #krate::__private::Reset),
             Strategy::With(_) | Strategy::Keep => syn::parse_quote!(#ty: ::core::default::Default),
             Strategy::Value(_) => continue,
         };

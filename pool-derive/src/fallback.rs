@@ -9,16 +9,17 @@ use quote::quote;
 pub(crate) fn expand(input: &Input<'_>, error: &syn::Error) -> TokenStream {
     let error = error.to_compile_error();
     let node = input.node;
+    let krate = input.krate();
     let ident = &node.ident;
     let (impl_generics, ty_generics, where_clause) = node.generics.split_for_impl();
     match input.derive {
         Derive::Pooled => {
             let stub = quote! {
                 #[automatically_derived]
-                impl #impl_generics ::pooled::__private::Pooled for #ident #ty_generics #where_clause {
+                impl #impl_generics #krate::__private::Pooled for #ident #ty_generics #where_clause {
                     const SIZE: usize = 0;
 
-                    fn blank(_: ::pooled::__private::PoolToken<'_>) -> Self {
+                    fn blank(_: #krate::__private::PoolToken<'_>) -> Self {
                         ::core::unreachable!()
                     }
 
@@ -32,14 +33,14 @@ pub(crate) fn expand(input: &Input<'_>, error: &syn::Error) -> TokenStream {
                 }
             };
             // The `create` the user asked for, so that calls to it add no errors of their own.
-            let pool = pool_type::expand(node, &stub, Create::of(&input.attrs));
+            let pool = pool_type::expand(input, &stub, Create::of(&input.attrs));
             quote!(#error #pool)
         }
         Derive::Reset => quote! {
             #error
 
             #[automatically_derived]
-            impl #impl_generics ::pooled::__private::Reset for #ident #ty_generics #where_clause {
+            impl #impl_generics #krate::__private::Reset for #ident #ty_generics #where_clause {
                 fn reset(&mut self) {
                     ::core::unreachable!()
                 }

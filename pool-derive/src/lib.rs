@@ -17,6 +17,8 @@ mod errors;
 mod expand;
 mod fallback;
 mod pool_type;
+#[cfg(test)]
+mod snapshots;
 mod valid;
 
 use proc_macro::TokenStream;

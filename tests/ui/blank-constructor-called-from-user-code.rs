@@ -1,3 +1,5 @@
+//! The blank constructor takes a `PoolToken`, which only the pool can make: create objects with `pool.create(|p| ...)`.
+
 use pooled::{PoolToken, Pooled};
 
 #[derive(Pooled)]

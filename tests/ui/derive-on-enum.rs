@@ -1,3 +1,5 @@
+//! `#[derive(Pooled)]` works on structs: put the enum in a field and reset it with `#[pool(reset = ...)]`.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

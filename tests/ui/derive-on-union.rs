@@ -1,3 +1,5 @@
+//! `#[derive(Pooled)]` works on structs: a union's fields cannot be reset one by one.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! An `evict_by` measure must be totally ordered: return `pooled::TotalOrder(volume)` for a float.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

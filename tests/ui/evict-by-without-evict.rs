@@ -1,3 +1,5 @@
+//! `evict_by` only means something with `on_full = evict`.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! `on_full = evict` needs `evict_by` to know which object is least important.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! A bare `Rc` has no blank state: hold it as `Option<Rc<T>>`, which the pool sets to `None` at release.
+
 use pooled::Pooled;
 use std::rc::Rc;
 

@@ -1,3 +1,5 @@
+//! A reference has no blank state: own the data, or mark the field `#[pool(reset = ...)]`.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! Every field's type needs a reset: derive `pooled::Reset` for it, or choose another strategy for the field.
+
 use pooled::Pooled;
 
 struct Sprite {

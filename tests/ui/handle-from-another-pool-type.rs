@@ -1,3 +1,5 @@
+//! Handles are typed by the object they name: a `Handle<Bullet>` cannot release an `Enemy`.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! A `keep` field is first built with `Default`: the type needs it.
+
 use pooled::Pooled;
 
 struct TextureId(u32);

@@ -1,3 +1,5 @@
+//! `keep` is a field attribute.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

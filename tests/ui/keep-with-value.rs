@@ -1,3 +1,5 @@
+//! `keep` takes no value.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! While a lease is out the pool is borrowed: `iter_mut` needs it exclusively. Drop the lease first.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

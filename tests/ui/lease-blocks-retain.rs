@@ -1,3 +1,5 @@
+//! While a lease is out the pool is borrowed: `retain` needs it exclusively. Drop the lease first.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

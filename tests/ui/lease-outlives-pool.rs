@@ -1,3 +1,5 @@
+//! A lease borrows its pool and cannot outlive it: keep the pool alive longer, or turn the lease into a handle.
+
 use pooled::{Lease, Pooled};
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! Pooled objects cannot borrow: they live as long as their pool. Hold owned data, an `Option<Rc<T>>` or a `Handle`.
+
 use pooled::Pooled;
 
 struct Level {

@@ -1,3 +1,5 @@
+//! A growing pool starts at `size` and grows up to `max`, so `max` cannot be smaller.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! `max` given as a constant is checked too, when the compiler evaluates it.
+
 use pooled::Pooled;
 
 const MOST_PARTICLES: usize = 128;

@@ -1,3 +1,5 @@
+//! `max` limits growth: it needs `on_full = grow`.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! Objects never leave their pool: `get` and `get_mut` lend references.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

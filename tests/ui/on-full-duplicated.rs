@@ -1,3 +1,5 @@
+//! Each struct attribute is given once.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! `on_full` is one of `fail`, `panic`, `evict` and `grow`.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

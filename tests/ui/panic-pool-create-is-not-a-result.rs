@@ -1,3 +1,5 @@
+//! On an `on_full = panic` pool, `create` returns the handle itself; `try_create` returns a `Result`.
+
 use pooled::{PoolFull, Pooled};
 
 #[derive(Pooled)]

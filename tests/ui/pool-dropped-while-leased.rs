@@ -1,3 +1,5 @@
+//! A pool cannot be dropped while a lease is out: drop the leases first.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! A pool cannot be moved while a lease is out: move it before, or after the leases are dropped.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

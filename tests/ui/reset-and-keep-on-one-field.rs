@@ -1,3 +1,5 @@
+//! A field is reset one way or kept: choose one.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! `#[derive(Reset)]` takes no struct attributes but `crate`; a pooled struct should not also derive `Reset`.
+
 use pooled::Reset;
 
 #[derive(Reset)]

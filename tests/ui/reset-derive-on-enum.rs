@@ -1,3 +1,5 @@
+//! `#[derive(Reset)]` works on structs: implement `pooled::Reset` for an enum by hand, or reset the field holding it with `#[pool(reset = ...)]`.
+
 use pooled::Reset;
 
 #[derive(Reset)]

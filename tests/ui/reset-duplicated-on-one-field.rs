@@ -1,3 +1,5 @@
+//! A field attribute is given once.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! `reset = <value>` must have the field's type.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! `reset_with` takes a function called as `f(&mut field)`; for a value, use `reset = <value>`.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

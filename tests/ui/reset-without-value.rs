@@ -1,3 +1,5 @@
+//! `reset` needs a value; without the attribute, the field resets through its type's `Reset`.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! Every mistake in the attributes is reported in one compile, and the pool type still exists, so nothing else fails because of them.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

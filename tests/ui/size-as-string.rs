@@ -1,3 +1,5 @@
+//! `size` takes a number.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

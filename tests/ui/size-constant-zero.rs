@@ -1,3 +1,5 @@
+//! `size` given as a constant is checked too, when the compiler evaluates it.
+
 use pooled::Pooled;
 
 const MAX_PARTICLES: usize = 0;

@@ -1,3 +1,5 @@
+//! A pool needs its size: the number of objects it builds up front.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

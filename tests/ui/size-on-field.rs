@@ -1,3 +1,5 @@
+//! `size` is a struct attribute.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! Slot indices are 32-bit: a pool holds at most 4,294,967,294 objects.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! `size` needs a value.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

@@ -1,3 +1,5 @@
+//! A pool needs at least one slot.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

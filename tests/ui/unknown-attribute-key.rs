@@ -1,3 +1,5 @@
+//! Only the documented keys are accepted: a misspelled one is an error, not silently ignored.
+
 use pooled::Pooled;
 
 #[derive(Pooled)]

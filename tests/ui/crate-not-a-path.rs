@@ -1,0 +1,11 @@
+//! `crate` takes the path at which the `pooled` crate is found, for crates that re-export it.
+
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256, crate = 3)]
+struct Particle {
+    x: f64,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+//! `name` takes the pool type's name itself, not a string.
+
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256, name = "Sparks")]
+struct Particle {
+    x: f64,
+}
+
+fn main() {}

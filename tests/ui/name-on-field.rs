@@ -1,0 +1,12 @@
+//! `name` is a struct attribute.
+
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256)]
+struct Particle {
+    #[pool(name = Sparks)]
+    x: f64,
+}
+
+fn main() {}

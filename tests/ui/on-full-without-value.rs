@@ -1,0 +1,11 @@
+//! `on_full` needs a strategy.
+
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256, on_full)]
+struct Particle {
+    x: f64,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+//! The attribute takes its settings in parentheses: `#[pool(size = 256)]`.
+
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool]
+struct Particle {
+    x: f64,
+}
+
+fn main() {}
