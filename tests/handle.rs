@@ -43,9 +43,20 @@ fn handles_compare_hash_and_print_by_slot_and_generation() {
         .into_iter()
         .collect();
     assert_eq!(ordered, [a, a_again, b]);
+    let first = a.generation();
+    assert_eq!(first.get() % 2, 1, "handles carry odd versions");
+    assert_eq!(
+        b.generation(),
+        first,
+        "every slot starts at the pool's first version"
+    );
+    assert_eq!(a_again.generation().get(), first.get() + 2);
     assert_eq!(
         format!("{a:?} {a_again:?} {b:?}"),
-        "Handle(0v1) Handle(0v2) Handle(1v1)"
+        format!(
+            "Handle(0v{first}) Handle(0v{}) Handle(1v{first})",
+            first.get() + 2
+        )
     );
 }
 
@@ -53,12 +64,13 @@ fn handles_compare_hash_and_print_by_slot_and_generation() {
 fn a_released_handle_never_reaches_a_reused_slot() {
     let mut pool = OpaquePool::with_capacity(1);
     let first = pool.create(|o| o.trail.push(1)).unwrap();
+    let start = first.generation().get();
     pool.release(first).unwrap();
     let rounds = if cfg!(miri) { 100 } else { 10_000 };
     for round in 0..rounds {
         let current = pool.create(|o| o.trail.push(2)).unwrap();
         assert_eq!(current.index(), first.index());
-        assert_eq!(current.generation().get(), round + 2);
+        assert_eq!(current.generation().get(), start + 2 * (round + 1));
         assert!(pool.get(first).is_none());
         assert!(pool.get_mut(first).is_none());
         assert!(!pool.contains(first));

@@ -266,3 +266,70 @@ fn the_pool_is_send_when_its_objects_are() {
     .unwrap();
     assert_eq!(plain.get(handle).unwrap().value, 4);
 }
+
+#[derive(Pooled)]
+#[pool(size = 2, on_full = grow, max = 16)]
+struct Buffer {
+    bytes: Vec<u8>,
+}
+
+/// `live + free + leased` is the capacity, and creating fills exactly the free slots.
+fn assert_books(pool: &mut BufferPool, leased: usize) {
+    let stats = pool.stats();
+    assert_eq!(stats.leased, leased);
+    assert_eq!(stats.live + stats.free + stats.leased, stats.capacity);
+    let capacity = stats.capacity;
+    let made: Vec<_> = (0..stats.free)
+        .map(|_| pool.create(|b| b.bytes.push(1)).unwrap())
+        .collect();
+    assert_eq!(pool.capacity(), capacity, "the free slots were enough");
+    for handle in made {
+        assert_eq!(
+            pool.get(handle).unwrap().bytes,
+            [1],
+            "{handle:?} held a blank object"
+        );
+        pool.release(handle).unwrap();
+    }
+}
+
+#[test]
+fn a_forgotten_lease_keeps_its_chunk_and_its_slot_out_of_the_free_list() {
+    let mut pool = BufferPool::new();
+    let live: Vec<_> = (0..4).map(|_| pool.create(|_| {}).unwrap()).collect();
+    assert_eq!(pool.capacity(), 4);
+    let lent = pool.acquire(|b| b.bytes.push(9)).unwrap();
+    assert_eq!(pool.capacity(), 8, "the lease grew the pool");
+    std::mem::forget(lent);
+    for handle in live {
+        pool.release(handle).unwrap();
+    }
+    assert_eq!(
+        pool.shrink(),
+        2,
+        "only the chunk without the forgotten lease goes"
+    );
+    assert_eq!(pool.capacity(), 6);
+    assert_books(&mut pool, 1);
+    assert_eq!(pool.shrink(), 0);
+    assert_books(&mut pool, 1);
+}
+
+#[test]
+fn a_grown_chunk_holding_only_forgotten_leases_is_never_freed() {
+    let mut pool = BufferPool::new();
+    let live: Vec<_> = (0..2).map(|_| pool.create(|_| {}).unwrap()).collect();
+    for _ in 0..2 {
+        std::mem::forget(pool.acquire(|b| b.bytes.push(9)).unwrap());
+    }
+    assert_eq!(pool.capacity(), 4);
+    for handle in live {
+        pool.release(handle).unwrap();
+    }
+    assert_eq!(pool.shrink(), 0);
+    assert_eq!(pool.capacity(), 4);
+    assert_books(&mut pool, 2);
+    pool.release_all();
+    assert_eq!(pool.iter().count(), 0);
+    assert_books(&mut pool, 2);
+}

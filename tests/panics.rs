@@ -175,3 +175,65 @@ fn a_panic_in_init_after_growing_leaves_the_new_slots_free() {
     );
     assert_eq!(pool.get(first).unwrap().loot, [1]);
 }
+
+thread_local! {
+    static FAIL_DROP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Panics in `drop` once, when `FAIL_DROP` is set.
+#[derive(Default)]
+struct Fuse;
+
+impl Drop for Fuse {
+    fn drop(&mut self) {
+        assert!(!FAIL_DROP.replace(false), "drop failed");
+    }
+}
+
+#[derive(Pooled)]
+#[pool(size = 2, on_full = grow, max = 32)]
+struct Cargo {
+    id: u32,
+    #[pool(keep)]
+    _fuse: Fuse,
+}
+
+#[test]
+fn a_panicking_drop_while_shrink_frees_chunks_leaves_the_pool_consistent() {
+    let mut pool = CargoPool::new();
+    let handles: Vec<_> = (0..14)
+        .map(|i| pool.create(|c| c.id = i).unwrap())
+        .collect();
+    assert_eq!((pool.capacity(), pool.stats().chunks), (16, 4));
+    let kept = handles[0];
+    for &handle in &handles[1..] {
+        pool.release(handle).unwrap();
+    }
+    FAIL_DROP.set(true);
+    let result = catch_unwind(AssertUnwindSafe(|| pool.shrink()));
+    assert!(result.is_err(), "the drop's panic reaches the caller");
+    assert!(!FAIL_DROP.get(), "the drop ran");
+
+    // Every wholly free chunk was freed, the others dropping while the panic unwound.
+    let stats = pool.stats();
+    assert_eq!((stats.capacity, stats.chunks, stats.live), (2, 1, 1));
+    assert_eq!(stats.free, 1);
+    assert_eq!(
+        pool.iter().map(|(h, c)| (h, c.id)).collect::<Vec<_>>(),
+        [(kept, 0)]
+    );
+    for &handle in &handles[1..] {
+        assert!(!pool.contains(handle));
+    }
+    // The free list holds exactly the slots that are left: fill the pool and grow it again.
+    let again: Vec<_> = (0..15)
+        .map(|i| pool.create(|c| c.id = 100 + i).unwrap())
+        .collect();
+    assert_eq!(pool.capacity(), 16);
+    assert_eq!(pool.len(), 16);
+    let mut indices: Vec<usize> = again.iter().map(|h| h.index()).collect();
+    indices.sort_unstable();
+    indices.dedup();
+    assert_eq!(indices.len(), 15, "no slot handed out twice");
+    assert_eq!(pool.values().map(|c| c.id).sum::<u32>(), (100..115).sum());
+}

@@ -41,7 +41,7 @@ impl PoolFull {
 
 /// [`release`](crate::Pool::release) was given a handle whose object is no longer live: it was
 /// released before (perhaps its slot now holds another object), or the handle belongs to another
-/// pool.
+/// pool (see [`Handle`](crate::Handle#handles-from-another-pool) for what is guaranteed).
 ///
 /// Nothing changed.
 ///
@@ -85,7 +85,7 @@ impl StaleHandle {
         self.index
     }
 
-    /// The generation of the stale handle.
+    /// The version of the stale handle ([`Handle::generation`](crate::Handle::generation)).
     pub const fn generation(&self) -> u32 {
         self.generation
     }

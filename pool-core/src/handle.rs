@@ -4,16 +4,38 @@ use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
 use core::num::NonZeroU32;
 
-/// A key to one object in a pool: a slot index and the generation of the object in that slot.
+/// A key to one object in a pool: a slot index and the version of the object in that slot.
 ///
 /// A handle is 8 bytes, and so is `Option<Handle<T>>`. It is `Copy`, `Eq`, `Ord`, `Hash` and
 /// `Debug` whatever `T` is, and it is `Send` and `Sync` because it holds no `T`.
 ///
-/// Releasing an object bumps its slot's generation, so a handle never reaches an object created
-/// after its own was released: [`Pool::get`](crate::Pool::get) returns `None` and
+/// Releasing an object moves its slot to a new version, so a handle never reaches an object
+/// created after its own was released: [`Pool::get`](crate::Pool::get) returns `None` and
 /// [`Pool::release`](crate::Pool::release) returns [`StaleHandle`](crate::StaleHandle), however
-/// often the slot has been reused since. A slot whose generation would wrap is retired instead of
-/// reused.
+/// often the slot has been reused since. A slot that has used up its versions (after 2³¹
+/// objects) is retired instead of reused.
+///
+/// # Handles from another pool
+///
+/// A handle is checked against the pool it is given to, never trusted:
+///
+/// - **It never reaches a slot that holds no live object**, whatever pool it came from: a slot
+///   that is free, lent to a [`Lease`](crate::Lease), or retired has an even version, and every
+///   handle carries an odd one (as slotmap's versions). A handle from another pool, or from a
+///   pool since dropped or replaced, gets `None` from `get` and `get_mut`, `false` from
+///   `contains`, and [`StaleHandle`](crate::StaleHandle) from `release`, and changes nothing.
+/// - **A handle from another pool of the same type is refused where that slot is live, too**, in
+///   all but a vanishing fraction of cases: each pool counts its versions from its own starting
+///   point, the next of a process-wide sequence spread over all 2³² versions. Two slots'
+///   versions meet only once one slot has been filled, more often than the other, at least half
+///   the distance between their pools' starting points: for any two of the first 1,000 pools a
+///   process makes, more than 1.5 million times (for the first 100, more than 6.6 million).
+///   Short of that, such a handle is refused; past it, it may name the other pool's live object
+///   of the same type, which is safe but a logic error, as a handle from another `SlotMap` is.
+///   On targets without 32-bit atomics every pool starts from the same point, and only the first
+///   guarantee holds.
+///
+/// This costs nothing on the way: a lookup is one comparison of versions, as before.
 ///
 /// ```
 /// use pooled::{Handle, Pooled};
@@ -43,7 +65,11 @@ pub struct Handle<T> {
 }
 
 impl<T> Handle<T> {
+    /// A handle to the object of version `generation` in slot `index`. The version must be
+    /// odd, as the versions of live slots are: that no handle carries an even version is what
+    /// keeps every handle away from slots without a live object.
     pub(crate) const fn new(index: u32, generation: NonZeroU32) -> Self {
+        debug_assert!(generation.get() % 2 == 1, "handles carry odd versions");
         Self {
             index,
             generation,
@@ -60,8 +86,10 @@ impl<T> Handle<T> {
         self.index as usize
     }
 
-    /// The generation of the object this handle names: how many times its slot had been filled,
-    /// counting this object.
+    /// The version of the object this handle names: an odd number, counted from where its pool's
+    /// versions start (which differs from pool to pool) and moved on by two each time the slot
+    /// is filled again. Compare versions of one slot of one pool: a later object has a higher
+    /// one, until the count wraps.
     #[inline]
     pub const fn generation(self) -> NonZeroU32 {
         self.generation
@@ -108,7 +136,7 @@ impl<T> Hash for Handle<T> {
     }
 }
 
-/// Prints `Handle(5v2)`: slot 5, generation 2.
+/// Prints `Handle(5v3)`: slot 5, version 3.
 impl<T> fmt::Debug for Handle<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Handle({}v{})", self.index, self.generation)

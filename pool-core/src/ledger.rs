@@ -62,21 +62,20 @@ impl Ledger {
     }
 
     /// Ends the life of a live slot whose object has been reset: the slot moves to its next
-    /// generation and back onto the free list, or is retired when its generation would wrap. Its
-    /// occupancy bit stays set until iteration or `retain` clears it.
+    /// version and back onto the free list, or is retired when its versions have come round to
+    /// `retired_at`. Its occupancy bit stays set until iteration or `retain` clears it.
     #[inline]
-    pub(crate) fn vacate<T>(&self, place: &Place<'_, &Slot<T>>) {
+    pub(crate) fn vacate<T>(&self, place: &Place<'_, &Slot<T>>, retired_at: u32) {
         self.len.set(self.len.get() - 1);
-        if place.slot.next_generation() {
+        if place.slot.mark_dead(retired_at) {
             self.push_free(place);
         } else {
-            place.slot.set_next_free(NIL);
             self.retired.set(self.retired.get() + 1);
         }
     }
 
-    /// Puts a slot on the free list. A slot that was never made live keeps its generation: it
-    /// was never handed out.
+    /// Puts a slot that holds no live object on the free list. A slot that was never made live
+    /// keeps its version: it was never handed out.
     #[inline]
     pub(crate) fn push_free<T>(&self, place: &Place<'_, &Slot<T>>) {
         place.slot.set_next_free(self.free_head.get());

@@ -38,6 +38,7 @@ mod iter;
 mod lease;
 mod ledger;
 mod occupancy;
+mod offset;
 mod order;
 mod pool;
 mod pooled;

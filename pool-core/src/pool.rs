@@ -1,7 +1,7 @@
 use crate::iter::{Iter, IterMut, Values, ValuesMut};
 use crate::lease::Lease;
 use crate::ledger::{Ledger, bump};
-use crate::pooled::token;
+use crate::pooled::blank;
 use crate::slot::Slot;
 use crate::slot::{INDEX_END, NIL};
 use crate::storage::{Chunk, Place, Storage};
@@ -56,15 +56,16 @@ use core::mem;
 /// objects can one day be lent out through `&self`.
 pub struct Pool<T> {
     // Invariants, kept by every method:
-    // - a slot is live exactly when it is marked so (`Slot::is_live`); a live slot's occupancy
+    // - a slot is live exactly when its version is odd (`Slot::is_live`); a live slot's occupancy
     //   bit is set, and a released slot's bit may stay set until iteration or `retain` clears
     //   it; `ledger.len` counts live slots;
-    // - the live slots, the free list from `ledger.free_head` and the retired slots (generation
-    //   `None`) partition the slots of `storage`;
-    // - a live slot's generation is the one in the handle that `create` returned for it, and a
-    //   slot moves to its next generation whenever it stops being live, so no handle ever
-    //   matches a slot that is not live; a chunk given back by `shrink` passes its highest
-    //   generation on to any chunk grown in its place;
+    // - the live slots, the free list from `ledger.free_head`, the slots lent to leases and the
+    //   retired slots partition the slots of `storage`;
+    // - a live slot's version is the one in the handle that `create` returned for it, and every
+    //   handle carries an odd version, so no handle ever matches a slot that holds no live
+    //   object (free, lent, or retired), from this pool or any other; a slot moves to its next
+    //   version whenever it stops being live, and a chunk given back by `shrink` passes its
+    //   highest version on to any chunk grown in its place;
     // - a live object is mutated only through `&mut Pool`.
     storage: Storage<T>,
     ledger: Ledger,
@@ -112,7 +113,7 @@ impl<T: Pooled> Pool<T> {
             Growth::UpTo(max) => max.min(Self::MAX_CAPACITY),
         };
         Self {
-            storage: Storage::new(capacity, limit, || T::blank(token())),
+            storage: Storage::new(capacity, limit, blank::<T>),
             ledger: Ledger::new(if capacity == 0 { NIL } else { 0 }),
         }
     }
@@ -315,12 +316,13 @@ impl<T: Pooled> Pool<T> {
         Some(handle)
     }
 
-    /// The object `handle` names, or `None` once it has been released.
+    /// The object `handle` names, or `None` once it has been released, or if the handle is from
+    /// another pool (see [`Handle`](crate::Handle#handles-from-another-pool)).
     #[inline]
     pub fn get(&self, handle: Handle<T>) -> Option<&T> {
         let slot = self.storage.slot(handle.index())?;
         if slot.matches(handle) {
-            // SAFETY: the generation matches, so the slot is live (see the invariants on `Pool`),
+            // SAFETY: the version matches, so the slot is live (see the invariants on `Pool`),
             // and a live object is mutated only through `&mut Pool`, which cannot exist while
             // `&self` is borrowed for the returned lifetime.
             Some(unsafe { slot.value() })
@@ -354,7 +356,7 @@ impl<T: Pooled> Pool<T> {
         }
     }
 
-    /// Whether `handle` names a live object.
+    /// Whether `handle` names a live object of this pool.
     #[inline]
     pub fn contains(&self, handle: Handle<T>) -> bool {
         self.storage
@@ -385,7 +387,7 @@ impl<T: Pooled> Pool<T> {
     ///
     /// # Errors
     /// [`StaleHandle`] when the object was already released, or the handle is from another
-    /// pool; nothing changes.
+    /// pool (see [`Handle`](crate::Handle#handles-from-another-pool)); nothing changes.
     #[inline]
     pub fn release(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
         self.remove(handle)
@@ -496,6 +498,7 @@ impl<T: Pooled> Pool<T> {
     /// ```
     pub fn retain(&mut self, mut keep: impl FnMut(&mut T) -> bool) {
         let ledger = &self.ledger;
+        let retired_at = self.storage.retired_at();
         for chunk in self.storage.chunks_mut() {
             let Chunk {
                 base,
@@ -513,7 +516,7 @@ impl<T: Pooled> Pool<T> {
                 let value = place.slot.value_mut();
                 if !keep(value) {
                     value.reset_at_release();
-                    ledger.vacate(&place.shared());
+                    ledger.vacate(&place.shared(), retired_at);
                     occupancy.remove(local);
                 }
             }
@@ -543,7 +546,8 @@ impl<T: Pooled> Pool<T> {
     /// many slots it freed. The slots built up front always stay.
     ///
     /// Handles into a freed chunk stay stale for good: a chunk grown in its place later starts
-    /// past its generations. A chunk with a retired slot is kept.
+    /// past its versions. A chunk with a retired slot, or with a slot lent to a lease that was
+    /// forgotten (`mem::forget`), is kept.
     ///
     /// ```
     /// # use pooled::Pooled;
@@ -561,23 +565,7 @@ impl<T: Pooled> Pool<T> {
     /// # Ok::<(), pooled::StaleHandle>(())
     /// ```
     pub fn shrink(&mut self) -> usize {
-        let freed = self.storage.shrink();
-        if freed > 0 {
-            // The free list ran through the freed chunks: thread it again through what is left,
-            // lowest slot first.
-            self.ledger.free_head.set(NIL);
-            for chunk in self.storage.chunks().rev() {
-                for local in (0..chunk.slots.len()).rev() {
-                    if let Some(place) = chunk.place(local)
-                        && !place.slot.is_live()
-                        && place.slot.generation().is_some()
-                    {
-                        self.ledger.push_free(&place);
-                    }
-                }
-            }
-        }
-        freed
+        self.storage.shrink(&self.ledger.free_head)
     }
 
     /// Creates an object in the slot at the head of the free list, or, when the list is empty,
@@ -642,24 +630,31 @@ impl<T: Pooled> Pool<T> {
         Some(place)
     }
 
-    /// Adds a chunk of free slots if the pool grows and has not reached its limit.
+    /// Adds a chunk of free slots if the pool grows and has not reached its limit. The chunk is
+    /// built first and put at the head of the free list in one step afterwards: building it runs
+    /// the blank objects' code, which may lend and give back objects of this pool meanwhile.
     #[cold]
     fn grow(&self) -> bool {
-        let grown = self
+        let Some((first, last)) = self.storage.grow(blank::<T>) else {
+            return false;
+        };
+        let last = self
             .storage
-            .grow(self.ledger.free_head.get(), || T::blank(token()));
-        grown
-            .inspect(|&first| self.ledger.free_head.set(first))
-            .is_some()
+            .slot(last as usize)
+            .expect("a grown chunk is in the pool");
+        last.set_next_free(self.ledger.free_head.get());
+        self.ledger.free_head.set(first);
+        true
     }
 
     /// Resets a live object and frees its slot, counting neither a release nor an eviction.
     #[inline]
     fn remove(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
+        let retired_at = self.storage.retired_at();
         match self.storage.place_mut(handle.index()) {
             Some(place) if place.slot.matches(handle) => {
                 place.slot.value_mut().reset_at_release();
-                self.ledger.vacate(&place.shared());
+                self.ledger.vacate(&place.shared(), retired_at);
                 Ok(())
             }
             _ => Err(StaleHandle::new(handle)),
@@ -746,12 +741,19 @@ impl<T> Pool<T> {
         Some(index)
     }
 
+    /// Sets the version of `handle`'s slot, counted from the pool's offset.
     #[cfg(test)]
-    pub(crate) fn force_generation(&self, handle: Handle<T>, generation: u32) {
+    pub(crate) fn force_version(&self, handle: Handle<T>, version: u32) {
         self.storage
             .slot(handle.index())
             .expect("a slot of this pool")
-            .force_generation(generation);
+            .force_version(self.storage.retired_at().wrapping_add(version));
+    }
+
+    /// The version that `force_version(handle, version)` gives a slot: what a handle then holds.
+    #[cfg(test)]
+    pub(crate) fn version_of(&self, relative: u32) -> u32 {
+        self.storage.retired_at().wrapping_add(relative)
     }
 }
 

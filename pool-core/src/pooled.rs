@@ -11,6 +11,11 @@ use core::marker::PhantomData;
 /// called from user code at all, because only the pool can make the [`PoolToken`] it takes, which
 /// keeps the pool the only way to build a pooled object.
 ///
+/// Implementing `Pooled` by hand is possible, for a type the derive does not take, and it is the
+/// one escape hatch from that rule: such a `blank` can hand out the object it builds. It cannot
+/// build any other type's object: a token is made for one type, and lives only for the call it
+/// is given to.
+///
 /// An object is reset in two halves. [`reset_at_release`](Pooled::reset_at_release) runs when the
 /// object is released: it resets every field that owns something (a type that needs drop, such as
 /// a `Vec`, an `Rc` or a `Box`), so buffers are cleared and references let go at once.
@@ -33,7 +38,7 @@ pub trait Pooled: Sized {
     /// Builds a blank object, exactly as [`reset_at_release`](Pooled::reset_at_release) followed
     /// by [`reset_at_reuse`](Pooled::reset_at_reuse) would leave it (apart from retained capacity
     /// and `keep` fields, which start from `Default`).
-    fn blank(token: PoolToken<'_>) -> Self;
+    fn blank(token: PoolToken<'_, Self>) -> Self;
 
     /// Resets the fields that own something. Runs when the object is released.
     fn reset_at_release(&mut self);
@@ -53,19 +58,24 @@ pub enum Growth {
     UpTo(usize),
 }
 
-/// Proof that the pool is the caller of [`Pooled::blank`].
+/// Proof that the pool of `T` is the caller of [`Pooled::blank`].
 ///
-/// Only the pool can make one, and the lifetime keeps it from being stored for later, so a pooled
-/// object cannot be built outside a pool.
-pub struct PoolToken<'a> {
+/// Only the pool can make one, for its own object type, and the lifetime keeps it from being
+/// stored for later: a pooled object cannot be built outside a pool, nor by another type's
+/// `blank` that was handed a token.
+pub struct PoolToken<'a, T> {
     // Invariant in `'a`, so a token cannot be stretched to outlive the call it was passed to.
-    marker: PhantomData<fn(&'a ()) -> &'a ()>,
+    call: PhantomData<fn(&'a ()) -> &'a ()>,
+    // Ties the token to one type without owning a `T`.
+    object: PhantomData<fn() -> T>,
 }
 
-/// Makes a token. Not an associated function, so that the compiler does not suggest it to user
-/// code that tries to build one.
-pub(crate) const fn token<'a>() -> PoolToken<'a> {
-    PoolToken {
-        marker: PhantomData,
-    }
+/// Builds a blank `T`, with a token that lives only for the call. Not an associated function of
+/// the token, so that the compiler does not suggest it to user code that tries to build one.
+#[inline]
+pub(crate) fn blank<T: Pooled>() -> T {
+    T::blank(PoolToken {
+        call: PhantomData,
+        object: PhantomData,
+    })
 }

@@ -5,76 +5,73 @@ use core::num::NonZeroU32;
 /// The end of the free list.
 pub(crate) const NIL: u32 = u32::MAX;
 
-/// `next_free` of a live slot: it is on no list.
-const LIVE: u32 = u32::MAX - 1;
-
-/// Slot indices stay below this, so that neither `NIL` nor `LIVE` is ever an index.
-pub(crate) const INDEX_END: usize = LIVE as usize;
+/// Slot indices stay below this, so that `NIL` is never an index.
+pub(crate) const INDEX_END: usize = u32::MAX as usize - 1;
 
 /// One place in the pool: an object, built once and reused, and the bookkeeping of its lives.
 pub(crate) struct Slot<T> {
-    /// The generation of the object in the slot while it is live, or of the next one while the
-    /// slot is free; 0 once the slot is retired, which no handle carries.
-    generation: Cell<u32>,
-    /// The next slot of the free list while this one is free; `LIVE` while it holds a live
-    /// object, which makes it the truth about liveness that the occupancy bits only hint at.
+    /// Odd while the slot holds a live object, even otherwise (free, lent, or retired), as
+    /// slotmap's versions: a handle always carries an odd version, so no handle ever matches a
+    /// slot that holds no live object. Counted from the pool's offset (see `Versions`).
+    version: Cell<u32>,
+    /// The next slot of the free list while this one is on it; meaningless otherwise.
     next_free: Cell<u32>,
     value: UnsafeCell<T>,
 }
 
 impl<T> Slot<T> {
-    pub(crate) const fn new(value: T, generation: NonZeroU32, next_free: u32) -> Self {
+    pub(crate) const fn new(value: T, version: u32, next_free: u32) -> Self {
         Self {
-            generation: Cell::new(generation.get()),
+            version: Cell::new(version),
             next_free: Cell::new(next_free),
             value: UnsafeCell::new(value),
         }
     }
 
-    /// The generation of the slot's current or next object; `None` once retired.
     #[inline]
-    pub(crate) fn generation(&self) -> Option<NonZeroU32> {
-        NonZeroU32::new(self.generation.get())
+    pub(crate) fn version(&self) -> u32 {
+        self.version.get()
     }
 
-    /// Whether `handle` names the slot's current object (the caller checks the index).
+    /// Whether `handle` names the slot's current object (the caller checks the index). Handles
+    /// carry odd versions only, so this is false for a slot without a live object.
     #[inline]
     pub(crate) fn matches(&self, handle: Handle<T>) -> bool {
-        self.generation.get() == handle.generation().get()
+        self.version.get() == handle.generation().get()
     }
 
     /// The handle of the slot's current object.
     #[inline]
     pub(crate) fn handle(&self, index: usize) -> Handle<T> {
-        // A live slot is never retired. Without a branch for the impossible case, iteration that
-        // ignores handles does not pay for them.
-        debug_assert!(
-            self.generation().is_some(),
-            "a retired slot holds no object"
-        );
-        let generation = self.generation().unwrap_or(NonZeroU32::MIN);
+        debug_assert!(self.is_live(), "only a live object has a handle");
+        // A live slot's version is odd; `| 1` lets the compiler see that it is not zero.
+        let version = NonZeroU32::new(self.version.get() | 1).unwrap_or(NonZeroU32::MIN);
         #[expect(clippy::cast_possible_truncation, reason = "indices fit in u32")]
-        Handle::new(index as u32, generation)
-    }
-
-    /// Moves the slot to its next generation, so that no handle to the object it held matches it
-    /// any more. Returns false, and retires the slot for good, when the generation would wrap.
-    #[inline]
-    pub(crate) fn next_generation(&self) -> bool {
-        let next = self.generation.get().wrapping_add(1);
-        self.generation.set(next);
-        next != 0
+        Handle::new(index as u32, version)
     }
 
     /// Whether the slot holds a live object.
     #[inline]
     pub(crate) fn is_live(&self) -> bool {
-        self.next_free.get() == LIVE
+        self.version.get() & 1 == 1
     }
 
+    /// Makes the slot live: its version turns odd, the version of the handle to its object.
     #[inline]
     pub(crate) fn mark_live(&self) {
-        self.next_free.set(LIVE);
+        debug_assert!(!self.is_live());
+        self.version.set(self.version.get().wrapping_add(1));
+    }
+
+    /// Ends the life of the slot's object: its version turns even, so that no handle to that
+    /// object matches it any more. Returns false when the slot has used up its versions (the
+    /// next one would be `retired_at`, where it started) and must be retired.
+    #[inline]
+    pub(crate) fn mark_dead(&self, retired_at: u32) -> bool {
+        debug_assert!(self.is_live());
+        let next = self.version.get().wrapping_add(1);
+        self.version.set(next);
+        next != retired_at
     }
 
     #[inline]
@@ -123,7 +120,7 @@ impl<T> Slot<T> {
     }
 
     #[cfg(test)]
-    pub(crate) fn force_generation(&self, generation: u32) {
-        self.generation.set(generation);
+    pub(crate) fn force_version(&self, version: u32) {
+        self.version.set(version);
     }
 }

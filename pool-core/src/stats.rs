@@ -50,8 +50,8 @@ pub struct Stats {
     /// Blocks of slots allocated now: 1, plus the chunks a growing pool added and has not given
     /// back.
     pub chunks: usize,
-    /// Slots taken out of use because their generation counter ran out (after 2³² − 1 objects
-    /// each), so that no old handle can ever match a new object.
+    /// Slots taken out of use because their versions ran out (after 2³¹ objects each), so that
+    /// no old handle can ever match a new object.
     pub retired: usize,
 }
 

@@ -1,10 +1,13 @@
 use crate::occupancy::Occupancy;
+use crate::offset;
 use crate::slot::{INDEX_END, NIL, Slot};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::cell::{Cell, OnceCell, UnsafeCell};
-use core::num::NonZeroU32;
 use core::slice;
+
+/// The most positions for grown chunks: indices are 32-bit and chunk lengths double.
+const POSITIONS: usize = 32;
 
 /// A block of slots that never moves once built, with one occupancy bit per slot.
 pub(crate) struct Chunk<T> {
@@ -15,24 +18,19 @@ pub(crate) struct Chunk<T> {
 }
 
 impl<T> Chunk<T> {
-    /// `len` blank slots starting at `generation`, threaded into a free list that ends in `tail`.
-    fn new(
-        base: usize,
-        len: usize,
-        generation: NonZeroU32,
-        tail: u32,
-        mut blank: impl FnMut() -> T,
-    ) -> Self {
+    /// `len` blank slots at `version` (even: free), threaded in order into a free list that ends
+    /// in `NIL`.
+    fn new(base: usize, len: usize, version: u32, mut blank: impl FnMut() -> T) -> Self {
         let mut slots = Vec::with_capacity(len);
         slots.extend((1..=len).map(|next| {
             let next_free = if next == len {
-                tail
+                NIL
             } else {
                 #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
                 let next = (base + next) as u32;
                 next
             };
-            Slot::new(blank(), generation, next_free)
+            Slot::new(blank(), version, next_free)
         }));
         Self {
             base,
@@ -41,20 +39,14 @@ impl<T> Chunk<T> {
         }
     }
 
-    /// Whether a slot of the chunk holds a live object.
-    fn has_live(&self) -> bool {
-        self.occupancy
-            .indices()
-            .any(|local| self.slots[local].is_live())
-    }
-
-    /// The generation a chunk rebuilt here must start from so that no handle into this one can
-    /// match it; `None` if a slot is retired (no such generation exists).
-    fn generation_floor(&self) -> Option<NonZeroU32> {
+    /// The version, counted from the pool's offset, that a chunk built in this one's place must
+    /// start from so that no handle into this one can match it: past every version used here.
+    fn version_floor(&self, offset: u32) -> u32 {
         self.slots
             .iter()
-            .map(Slot::generation)
-            .try_fold(NonZeroU32::MIN, |floor, g| Some(floor.max(g?)))
+            .map(|slot| slot.version().wrapping_sub(offset))
+            .max()
+            .unwrap_or(0)
     }
 }
 
@@ -122,16 +114,16 @@ struct Entry<T> {
     // `&mut Storage`. `get` keeps no reference to a `None`, so no reference ever reaches a value
     // that is being written.
     chunk: UnsafeCell<Option<Chunk<T>>>,
-    /// The generation a chunk built here starts from: past every handle into the chunks that
-    /// were here before.
-    floor: Cell<NonZeroU32>,
+    /// The version (counted from the pool's offset) a chunk built here starts from: past every
+    /// handle into the chunks that were here before.
+    floor: Cell<u32>,
 }
 
 impl<T> Entry<T> {
     fn new() -> Self {
         Self {
             chunk: UnsafeCell::new(None),
-            floor: Cell::new(NonZeroU32::MIN),
+            floor: Cell::new(0),
         }
     }
 
@@ -167,18 +159,33 @@ pub(crate) struct Storage<T> {
     /// The most slots the pool may hold; the first chunk's length when it does not grow.
     limit: usize,
     capacity: Cell<usize>,
+    /// Set while a chunk is being built, to refuse growth from the blank objects' own code.
+    growing: Cell<bool>,
+    /// Where the versions of this pool's slots start: apart from other pools' (see `offset`), so
+    /// that a handle from another pool almost never matches a live object here. A slot that
+    /// comes back to it is retired.
+    offset: u32,
 }
 
 impl<T> Storage<T> {
     /// The first chunk's slots, free-listed in order, and room to grow up to `limit`.
     pub(crate) fn new(capacity: usize, limit: usize, blank: impl FnMut() -> T) -> Self {
+        let offset = offset::next();
         Self {
-            first: Chunk::new(0, capacity, NonZeroU32::MIN, NIL, blank),
+            first: Chunk::new(0, capacity, offset, blank),
             grown: OnceCell::new(),
             chunk_bits: capacity.max(1).next_power_of_two().trailing_zeros(),
             limit: limit.max(capacity),
             capacity: Cell::new(capacity),
+            growing: Cell::new(false),
+            offset,
         }
+    }
+
+    /// The version at which a slot of this pool is retired: its first, come round again.
+    #[inline]
+    pub(crate) fn retired_at(&self) -> u32 {
+        self.offset
     }
 
     /// Slots built now, in every chunk.
@@ -246,9 +253,14 @@ impl<T> Storage<T> {
     /// index within it.
     #[inline]
     fn position(&self, index: usize) -> (usize, usize) {
-        let past_first = index - self.first.slots.len();
-        let k = (usize::BITS - 1 - ((past_first >> self.chunk_bits) + 1).leading_zeros()) as usize;
-        (k, past_first - (((1 << k) - 1) << self.chunk_bits))
+        Self::position_of(self.first.slots.len(), self.chunk_bits, index)
+    }
+
+    #[inline]
+    fn position_of(first_len: usize, chunk_bits: u32, index: usize) -> (usize, usize) {
+        let past_first = index - first_len;
+        let k = (usize::BITS - 1 - ((past_first >> chunk_bits) + 1).leading_zeros()) as usize;
+        (k, past_first - (((1 << k) - 1) << chunk_bits))
     }
 
     fn entries(&self) -> &[Entry<T>] {
@@ -273,8 +285,15 @@ impl<T> Storage<T> {
     }
 
     /// Adds a chunk of blank slots in the lowest empty place, free-listed in order and ending in
-    /// `tail`, and returns its first index; `None` at the limit.
-    pub(crate) fn grow(&self, tail: u32, blank: impl FnMut() -> T) -> Option<u32> {
+    /// `NIL`, and returns the indices of its first and last slots; `None` at the limit.
+    ///
+    /// The chunk is built, which runs the blank objects' code, before anything the pool shares
+    /// changes, and added in one step: that code may lend and give back objects of this pool.
+    /// It may not make the pool grow again.
+    ///
+    /// # Panics
+    /// When the blank objects' code makes this pool grow.
+    pub(crate) fn grow(&self, blank: impl FnMut() -> T) -> Option<(u32, u32)> {
         let room = self.limit - self.capacity();
         if room == 0 {
             return None;
@@ -297,37 +316,122 @@ impl<T> Storage<T> {
         if len == 0 {
             return None;
         }
-        entry.fill(Chunk::new(base, len, entry.floor.get(), tail, blank));
+        assert!(
+            !self.growing.replace(true),
+            "a pool was asked to grow while it was building blank objects to grow: the `Default` \
+             or `reset_with` of a pooled field must not create or acquire objects of its own pool"
+        );
+        let growing = Growing(&self.growing);
+        let version = self.offset.wrapping_add(entry.floor.get());
+        let chunk = Chunk::new(base, len, version, blank);
+        drop(growing);
+        entry.fill(chunk);
         self.capacity.set(self.capacity() + len);
         #[expect(
             clippy::cast_possible_truncation,
             reason = "checked against INDEX_END above"
         )]
-        Some(base as u32)
+        Some((base as u32, (base + len - 1) as u32))
     }
 
-    /// Frees the grown chunks with no live object and no retired slot, and returns how many
-    /// slots they held. Their slots are still on the caller's free list.
-    pub(crate) fn shrink(&mut self) -> usize {
+    /// Frees the grown chunks whose every slot is on the free list from `free_head` (so none is
+    /// live, lent, or retired), takes their slots off the list, and returns how many slots were
+    /// freed.
+    ///
+    /// The books are right before the first blank object is dropped, so a `Drop` that panics
+    /// leaves a consistent pool; the other chunks are still freed while it unwinds.
+    pub(crate) fn shrink(&mut self, free_head: &Cell<u32>) -> usize {
+        let first_len = self.first.slots.len();
+        let Some(entries) = self.grown.get_mut() else {
+            return 0;
+        };
+        let mut free = [0usize; POSITIONS];
+        let mut index = free_head.get();
+        while index != NIL {
+            let index_usize = index as usize;
+            if index_usize >= first_len {
+                free[Self::position_of(first_len, self.chunk_bits, index_usize).0] += 1;
+            }
+            index = Self::slot_in(
+                &self.first,
+                entries,
+                first_len,
+                self.chunk_bits,
+                index_usize,
+            )
+            .next_free();
+        }
+        let mut freeable = [false; POSITIONS];
+        for (k, entry) in entries.iter_mut().enumerate() {
+            freeable[k] = entry
+                .chunk
+                .get_mut()
+                .as_ref()
+                .is_some_and(|chunk| free[k] == chunk.slots.len());
+        }
+        if !freeable.contains(&true) {
+            return 0;
+        }
+        // Thread the list again without the freed chunks' slots, keeping its order.
+        let mut head = NIL;
+        let mut tail: Option<usize> = None;
+        let mut index = free_head.get();
+        while index != NIL {
+            let index_usize = index as usize;
+            let slot = Self::slot_in(
+                &self.first,
+                entries,
+                first_len,
+                self.chunk_bits,
+                index_usize,
+            );
+            let next = slot.next_free();
+            let kept = index_usize < first_len
+                || !freeable[Self::position_of(first_len, self.chunk_bits, index_usize).0];
+            if kept {
+                match tail {
+                    Some(tail) => {
+                        Self::slot_in(&self.first, entries, first_len, self.chunk_bits, tail)
+                            .set_next_free(index);
+                    }
+                    None => head = index,
+                }
+                slot.set_next_free(NIL);
+                tail = Some(index_usize);
+            }
+            index = next;
+        }
+        let mut gone: [Option<Chunk<T>>; POSITIONS] = [const { None }; POSITIONS];
         let mut freed = 0;
-        for entry in self
-            .grown
-            .get_mut()
-            .into_iter()
-            .flat_map(|entries| entries.iter_mut())
-        {
-            let place = entry.chunk.get_mut();
-            if let Some(chunk) = place
-                && !chunk.has_live()
-                && let Some(floor) = chunk.generation_floor()
+        for (k, entry) in entries.iter_mut().enumerate() {
+            if freeable[k]
+                && let Some(chunk) = entry.chunk.get_mut().take()
             {
                 freed += chunk.slots.len();
-                entry.floor.set(floor);
-                *place = None;
+                entry.floor.set(chunk.version_floor(self.offset));
+                gone[k] = Some(chunk);
             }
         }
+        free_head.set(head);
         self.capacity.set(self.capacity() - freed);
+        drop(gone);
         freed
+    }
+
+    /// The slot at a pool-wide index, from the storage's parts; the index is in the pool.
+    fn slot_in<'a>(
+        first: &'a Chunk<T>,
+        entries: &'a [Entry<T>],
+        first_len: usize,
+        chunk_bits: u32,
+        index: usize,
+    ) -> &'a Slot<T> {
+        if index < first_len {
+            return &first.slots[index];
+        }
+        let (k, local) = Self::position_of(first_len, chunk_bits, index);
+        let chunk = entries[k].get().expect("free-list indices are in the pool");
+        &chunk.slots[local]
     }
 }
 
@@ -371,5 +475,14 @@ impl<'a, T> Iterator for ChunksMut<'a, T> {
         self.first
             .take()
             .or_else(|| self.grown.find_map(|entry| entry.chunk.get_mut().as_mut()))
+    }
+}
+
+/// Clears `Storage::growing` when the chunk is built, or when building it unwinds.
+struct Growing<'a>(&'a Cell<bool>);
+
+impl Drop for Growing<'_> {
+    fn drop(&mut self) {
+        self.0.set(false);
     }
 }

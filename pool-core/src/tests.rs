@@ -14,11 +14,8 @@ struct Probe {
 impl Pooled for Probe {
     const SIZE: usize = 4;
 
-    fn blank(_: PoolToken<'_>) -> Self {
-        Probe {
-            value: 0,
-            owned: None,
-        }
+    fn blank(_: PoolToken<'_, Self>) -> Self {
+        Probe::empty()
     }
 
     fn reset_at_release(&mut self) {
@@ -30,6 +27,15 @@ impl Pooled for Probe {
     }
 }
 
+impl Probe {
+    fn empty() -> Self {
+        Probe {
+            value: 0,
+            owned: None,
+        }
+    }
+}
+
 fn filled(pool: &mut Pool<Probe>, value: u32) -> Handle<Probe> {
     pool.create(|p| p.value = value).unwrap()
 }
@@ -38,15 +44,15 @@ fn filled(pool: &mut Pool<Probe>, value: u32) -> Handle<Probe> {
 fn a_slot_whose_generation_would_wrap_is_retired() {
     let mut pool = Pool::<Probe>::with_capacity(1);
     let first = filled(&mut pool, 1);
-    pool.force_generation(first, u32::MAX - 1);
+    pool.force_version(first, u32::MAX - 2);
     let stale_first = first;
 
     let old = pool.iter().next().unwrap().0;
-    assert_eq!(old.generation().get(), u32::MAX - 1);
+    assert_eq!(old.generation().get(), pool.version_of(u32::MAX - 2));
     pool.release(old).unwrap();
 
     let last = filled(&mut pool, 2);
-    assert_eq!(last.generation().get(), u32::MAX);
+    assert_eq!(last.generation().get(), pool.version_of(u32::MAX));
     assert!(pool.get(old).is_none());
     assert!(pool.get(stale_first).is_none());
 
@@ -71,7 +77,7 @@ fn release_all_retires_slots_at_the_last_generation() {
     let mut pool = Pool::<Probe>::with_capacity(2);
     let wrapping = filled(&mut pool, 1);
     let other = filled(&mut pool, 2);
-    pool.force_generation(wrapping, u32::MAX);
+    pool.force_version(wrapping, u32::MAX);
     pool.release_all();
 
     assert_eq!(pool.stats().retired, 1);
@@ -209,8 +215,8 @@ impl Pooled for Grower {
     const SIZE: usize = 3;
     const GROWTH: crate::Growth = crate::Growth::UpTo(10);
 
-    fn blank(token: PoolToken<'_>) -> Self {
-        Grower(Probe::blank(token))
+    fn blank(_: PoolToken<'_, Self>) -> Self {
+        Grower(Probe::empty())
     }
 
     fn reset_at_release(&mut self) {
@@ -262,7 +268,11 @@ fn a_regrown_chunk_starts_past_the_generations_of_the_one_it_replaces() {
         pool.release(handles[5]).unwrap();
         handles[5] = grown(&mut pool, 100 + round);
     }
-    assert_eq!(handles[5].generation().get(), 6);
+    assert_eq!(
+        handles[5].generation().get(),
+        pool.version_of(11),
+        "the sixth life"
+    );
     let old: Vec<_> = handles[3..7].to_vec();
     for handle in &old {
         pool.release(*handle).unwrap();
@@ -272,7 +282,8 @@ fn a_regrown_chunk_starts_past_the_generations_of_the_one_it_replaces() {
 
     let regrown: Vec<_> = (0..4).map(|v| grown(&mut pool, v)).collect();
     for handle in &regrown {
-        assert!(handle.generation().get() >= 7, "{handle:?}");
+        let version = handle.generation().get().wrapping_sub(pool.version_of(0));
+        assert!(version >= 13, "{handle:?}");
     }
     for handle in &old {
         assert!(!pool.contains(*handle));
@@ -283,7 +294,7 @@ fn a_regrown_chunk_starts_past_the_generations_of_the_one_it_replaces() {
 fn a_chunk_with_a_retired_slot_is_never_given_back() {
     let mut pool = Pool::<Grower>::new();
     let handles: Vec<_> = (0..4).map(|v| grown(&mut pool, v)).collect();
-    pool.force_generation(handles[3], u32::MAX);
+    pool.force_version(handles[3], u32::MAX);
     for handle in &handles[..3] {
         pool.release(*handle).unwrap();
     }
@@ -405,7 +416,7 @@ fn a_reset_that_panics_in_a_lease_drop_leaves_the_object_live() {
     impl Pooled for Brittle {
         const SIZE: usize = 1;
 
-        fn blank(_: PoolToken<'_>) -> Self {
+        fn blank(_: PoolToken<'_, Self>) -> Self {
             Brittle(0)
         }
 
@@ -452,4 +463,60 @@ fn a_released_slot_keeps_its_bit_until_iteration_finds_it_free() {
     assert_eq!(pool.iter_mut().count(), 1);
     pool.retain(|_| true);
     assert_eq!(pool.iter().count(), 1);
+}
+
+#[test]
+fn no_handle_reaches_a_slot_without_a_live_object_whatever_its_version() {
+    use core::num::NonZeroU32;
+    let mut pool = Pool::<Probe>::with_capacity(4);
+    let live = filled(&mut pool, 1);
+    let released = filled(&mut pool, 2);
+    pool.release(released).unwrap();
+    let mut lease = pool.acquire(|p| p.value = 3).unwrap();
+    // The free list is last in, first out: the lease holds the released slot, 1.
+    assert_eq!(released.index(), 1);
+    assert_eq!(
+        pool.acquire(|_| {}).map(|_| ()),
+        Ok(()),
+        "and slots 2 and 3 are free"
+    );
+    let first = pool.version_of(0);
+    let mut reached = Vec::new();
+    // Every handle carries an odd version (`Handle::new` insists): try each odd one near the
+    // pool's start.
+    for index in 0..6 {
+        for step in (1..32).step_by(2) {
+            let version = NonZeroU32::new(first.wrapping_add(step)).unwrap_or(NonZeroU32::MIN);
+            let handle = Handle::new(index, version);
+            if pool.get(handle).is_some() || pool.contains(handle) {
+                reached.push(handle);
+            }
+        }
+    }
+    lease.value += 1;
+    assert_eq!(
+        reached,
+        [live],
+        "only the live object's own handle reaches it"
+    );
+    drop(lease);
+    for step in (1..32).step_by(2) {
+        let version = NonZeroU32::new(first.wrapping_add(step)).unwrap_or(NonZeroU32::MIN);
+        let handle = Handle::new(1, version);
+        assert!(pool.release(handle).is_err(), "{handle:?}");
+    }
+    assert_eq!(pool.len(), 1);
+    assert_eq!(pool.stats().free, 3);
+}
+
+#[test]
+fn pools_start_their_versions_far_apart() {
+    // A handle from another pool matches a live object only if one of the two slots was filled
+    // at least half this many times more than the other.
+    assert!(crate::offset::smallest_gap(1_000) >= 3_000_000);
+    assert!(crate::offset::smallest_gap(100) >= 13_000_000);
+    let a = Pool::<Probe>::with_capacity(1);
+    let b = Pool::<Probe>::with_capacity(1);
+    assert_ne!(a.version_of(0), b.version_of(0));
+    assert_eq!(a.version_of(0) % 2, 0, "a slot starts free: even");
 }

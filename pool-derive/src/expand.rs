@@ -70,7 +70,7 @@ fn impl_pooled(input: &Input<'_>) -> TokenStream {
             #growth
 
             #[inline]
-            fn blank(_: #krate::__private::PoolToken<'_>) -> Self {
+            fn blank(_: #krate::__private::PoolToken<'_, Self>) -> Self {
                 Self { #(#blank,)* }
             }
 

@@ -19,7 +19,7 @@ pub(crate) fn expand(input: &Input<'_>, error: &syn::Error) -> TokenStream {
                 impl #impl_generics #krate::__private::Pooled for #ident #ty_generics #where_clause {
                     const SIZE: usize = 0;
 
-                    fn blank(_: #krate::__private::PoolToken<'_>) -> Self {
+                    fn blank(_: #krate::__private::PoolToken<'_, Self>) -> Self {
                         ::core::unreachable!()
                     }
 

@@ -44,12 +44,18 @@ pub(crate) enum Op {
     PanicInInit {
         id: u64,
     },
+    /// Uses a handle this pool never issued (from a second pool that lives on, or from one that
+    /// was dropped), with a lease out or not: nothing may be reached or changed.
+    Foreign {
+        pick: usize,
+        leased: bool,
+    },
 }
 
 impl Op {
     pub(crate) fn decode(kind: u8, a: u16, b: u16) -> Self {
         let (a64, b64) = (u64::from(a), u64::from(b));
-        match kind % 16 {
+        match kind % 18 {
             0..=4 => Op::Create { id: a64 },
             5 | 6 => Op::Get { pick: a.into() },
             7 => Op::Modify {
@@ -66,7 +72,11 @@ impl Op {
                 keep: 1 + usize::from(b % 3),
             },
             14 => Op::Shrink,
-            _ => Op::PanicInInit { id: a64 },
+            15 => Op::PanicInInit { id: a64 },
+            _ => Op::Foreign {
+                pick: a.into(),
+                leased: b.is_multiple_of(2),
+            },
         }
     }
 }
@@ -278,22 +288,30 @@ struct Model<T> {
     live: HashMap<Handle<T>, u64>,
     /// Recently released handles, which must resolve to nothing.
     dead: VecDeque<Handle<T>>,
+    /// Handles of other pools of the same type, live there or not: they must resolve to nothing.
+    foreign: Vec<Handle<T>>,
     held: Rc<()>,
 }
 
 const DEAD_KEPT: usize = 64;
 
 impl<T> Model<T> {
+    /// A live handle three times in four, else a released or foreign one.
     fn pick(&self, pick: usize) -> Option<Handle<T>> {
         let live = self.live.len();
+        let gone = self.dead.len() + self.foreign.len();
         if !pick.is_multiple_of(4) && live > 0 {
             let mut handles: Vec<_> = self.live.keys().copied().collect();
             handles.sort_unstable();
             Some(handles[pick % live])
-        } else if self.dead.is_empty() {
+        } else if gone == 0 {
             None
         } else {
-            Some(self.dead[pick % self.dead.len()])
+            let pick = pick % gone;
+            Some(match pick.checked_sub(self.dead.len()) {
+                Some(foreign) => self.foreign[foreign],
+                None => self.dead[pick],
+            })
         }
     }
 
@@ -306,13 +324,35 @@ impl<T> Model<T> {
     }
 }
 
+/// Handles from `count` creations in `pool`, every third released and its slot filled again, so
+/// that the handles are of several versions, live and dead.
+fn issue<S: Subject>(pool: &mut S, count: u64, held: &Rc<()>) -> Vec<Handle<S::Object>> {
+    let mut handles = Vec::new();
+    for id in 0..count {
+        if let Created::Live(handle) = pool.create(id, held) {
+            handles.push(handle);
+            if id % 3 == 0 {
+                pool.release(handle).expect("just created");
+            }
+        }
+    }
+    handles
+}
+
 /// Runs `ops` on a fresh pool and the model, checking them after every step.
 pub(crate) fn run<S: Subject>(ops: &[Op]) {
     quiet_panics();
+    let elsewhere = Rc::new(());
+    let mut replaced = S::new();
+    let mut foreign = issue(&mut replaced, 12, &elsewhere);
+    drop(replaced);
     let mut pool = S::new();
+    let mut other = S::new();
+    foreign.extend(issue(&mut other, 12, &elsewhere));
     let mut model: Model<S::Object> = Model {
         live: HashMap::new(),
         dead: VecDeque::new(),
+        foreign,
         held: Rc::new(()),
     };
     for (step, op) in ops.iter().enumerate() {
@@ -327,6 +367,8 @@ pub(crate) fn run<S: Subject>(ops: &[Op]) {
         1,
         "dropping the pool dropped everything"
     );
+    drop(other);
+    assert_eq!(Rc::strong_count(&elsewhere), 1);
 }
 
 fn apply<S: Subject>(pool: &mut S, model: &mut Model<S::Object>, op: Op) {
@@ -390,6 +432,19 @@ fn apply<S: Subject>(pool: &mut S, model: &mut Model<S::Object>, op: Op) {
             let before = pool.stats().capacity;
             let freed = pool.shrink();
             assert_eq!(pool.stats().capacity, before - freed, "shrink({freed})");
+        }
+        Op::Foreign { pick, leased } => {
+            let handle = model.foreign[pick % model.foreign.len()];
+            {
+                let lease = leased
+                    .then(|| pool.acquire(9999, &model.held).ok())
+                    .flatten();
+                assert!(pool.get(handle).is_none(), "foreign {handle:?} reached");
+                assert!(!pool.contains(handle));
+                drop(lease);
+            }
+            assert!(pool.get_mut(handle).is_none(), "foreign {handle:?} reached");
+            assert!(pool.release(handle).is_err(), "foreign {handle:?} released");
         }
         Op::PanicInInit { id } => {
             let full = pool.is_full();
@@ -498,6 +553,11 @@ fn check<S: Subject>(pool: &S, model: &Model<S::Object>) -> Result<(), String> {
     for handle in &model.dead {
         if pool.get(*handle).is_some() || pool.contains(*handle) {
             return Err(format!("the released {handle:?} reaches an object"));
+        }
+    }
+    for handle in &model.foreign {
+        if pool.get(*handle).is_some() || pool.contains(*handle) {
+            return Err(format!("the foreign {handle:?} reaches an object"));
         }
     }
     let iterated: HashSet<_> = pool.live().into_iter().collect();

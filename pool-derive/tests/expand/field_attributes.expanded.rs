@@ -9,7 +9,7 @@ const _: () = {
     impl ::pooled::__private::Pooled for Sprite {
         const SIZE: usize = 256;
         #[inline]
-        fn blank(_: ::pooled::__private::PoolToken<'_>) -> Self {
+        fn blank(_: ::pooled::__private::PoolToken<'_, Self>) -> Self {
             Self {
                 position: <(f32, f32) as ::pooled::__private::Reset>::blank(),
                 scale: {

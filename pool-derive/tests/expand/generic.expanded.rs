@@ -19,7 +19,7 @@ const _: () = {
     {
         const SIZE: usize = 64;
         #[inline]
-        fn blank(_: ::pooled::__private::PoolToken<'_>) -> Self {
+        fn blank(_: ::pooled::__private::PoolToken<'_, Self>) -> Self {
             Self {
                 value: <T as ::pooled::__private::Reset>::blank(),
                 children: <[Option<

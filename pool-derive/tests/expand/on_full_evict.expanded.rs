@@ -9,7 +9,7 @@ const _: () = {
     impl ::pooled::__private::Pooled for Voice {
         const SIZE: usize = 16;
         #[inline]
-        fn blank(_: ::pooled::__private::PoolToken<'_>) -> Self {
+        fn blank(_: ::pooled::__private::PoolToken<'_, Self>) -> Self {
             Self {
                 volume: <f32 as ::pooled::__private::Reset>::blank(),
                 sample: <Option<Rc<Sample>> as ::pooled::__private::Reset>::blank(),

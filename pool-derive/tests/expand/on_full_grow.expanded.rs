@@ -16,7 +16,7 @@ const _: () = {
             MAX_ENEMIES,
         );
         #[inline]
-        fn blank(_: ::pooled::__private::PoolToken<'_>) -> Self {
+        fn blank(_: ::pooled::__private::PoolToken<'_, Self>) -> Self {
             Self {
                 health: <u32 as ::pooled::__private::Reset>::blank(),
             }

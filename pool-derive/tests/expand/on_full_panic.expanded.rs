@@ -9,7 +9,7 @@ const _: () = {
     impl ::pooled::__private::Pooled for Boss {
         const SIZE: usize = 2;
         #[inline]
-        fn blank(_: ::pooled::__private::PoolToken<'_>) -> Self {
+        fn blank(_: ::pooled::__private::PoolToken<'_, Self>) -> Self {
             Self {
                 health: <u32 as ::pooled::__private::Reset>::blank(),
             }

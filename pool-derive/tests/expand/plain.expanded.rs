@@ -9,7 +9,7 @@ const _: () = {
     impl ::pooled::__private::Pooled for Particle {
         const SIZE: usize = 256;
         #[inline]
-        fn blank(_: ::pooled::__private::PoolToken<'_>) -> Self {
+        fn blank(_: ::pooled::__private::PoolToken<'_, Self>) -> Self {
             Self {
                 frames_left: <u32 as ::pooled::__private::Reset>::blank(),
                 x: <f64 as ::pooled::__private::Reset>::blank(),

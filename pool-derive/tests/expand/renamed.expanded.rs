@@ -9,7 +9,7 @@ const _: () = {
     impl my_engine::pooled::__private::Pooled for Spark {
         const SIZE: usize = 8;
         #[inline]
-        fn blank(_: my_engine::pooled::__private::PoolToken<'_>) -> Self {
+        fn blank(_: my_engine::pooled::__private::PoolToken<'_, Self>) -> Self {
             Self {
                 heat: <u32 as my_engine::pooled::__private::Reset>::blank(),
             }

@@ -9,7 +9,7 @@ const _: () = {
     impl ::pooled::__private::Pooled for Pair {
         const SIZE: usize = 4;
         #[inline]
-        fn blank(_: ::pooled::__private::PoolToken<'_>) -> Self {
+        fn blank(_: ::pooled::__private::PoolToken<'_, Self>) -> Self {
             Self {
                 0: <u32 as ::pooled::__private::Reset>::blank(),
                 1: {
