@@ -3,8 +3,8 @@
 #![warn(missing_docs)]
 
 pub use pool_core::{
-    Growth, Handle, Importance, Iter, IterMut, Lease, Pool, PoolFull, PoolToken, Pooled, Reset,
-    StaleHandle, Stats, TotalOrder, Values, ValuesMut,
+    Evict, Evictable, Fail, Grow, Handle, Importance, Iter, IterMut, Lease, Panic, Pool, PoolFull,
+    PoolToken, Pooled, Reset, StaleHandle, Stats, TotalOrder, Values, ValuesMut,
 };
 pub use pool_derive::{Pooled, Reset};
 

@@ -186,7 +186,7 @@ fn each_full_pool_strategy_applies_to_acquire_as_far_as_it_can() {
     };
     let message = panic.downcast_ref::<String>().unwrap();
     assert!(
-        message.starts_with("BossPool is full: all 1 slots are live"),
+        message.starts_with("BossPool is full: all 1 slots are in use"),
         "{message}"
     );
     drop(boss);

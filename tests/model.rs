@@ -13,7 +13,7 @@ mod subjects;
 
 use model::Op;
 use proptest::prelude::*;
-use subjects::{BossPool, EnemyPool, SparkPool, VoicePool};
+use subjects::{Boss, Enemy, Spark, Voice};
 
 const OPS: usize = if cfg!(miri) {
     40
@@ -47,21 +47,21 @@ proptest! {
 
     #[test]
     fn a_failing_pool_matches_the_model(ops in ops()) {
-        model::run::<SparkPool>(&ops);
+        model::run::<Spark>(&ops);
     }
 
     #[test]
     fn a_panicking_pool_matches_the_model(ops in ops()) {
-        model::run::<BossPool>(&ops);
+        model::run::<Boss>(&ops);
     }
 
     #[test]
     fn an_evicting_pool_matches_the_model(ops in ops()) {
-        model::run::<VoicePool>(&ops);
+        model::run::<Voice>(&ops);
     }
 
     #[test]
     fn a_growing_pool_matches_the_model(ops in ops()) {
-        model::run::<EnemyPool>(&ops);
+        model::run::<Enemy>(&ops);
     }
 }

@@ -74,7 +74,7 @@ fn panic_returns_handles_and_panics_when_full_naming_the_pool() {
     let message = panic.downcast_ref::<String>().unwrap();
     assert_eq!(
         message,
-        "BossPool is full: all 4 slots are live (high water 4); raise `#[pool(size = N)]` or release objects sooner"
+        "BossPool is full: all 4 slots are in use (high water 4); raise `#[pool(size = N)]` or release objects sooner"
     );
     assert_eq!(pool.len(), 4, "the panic changed nothing");
     assert_eq!(pool.stats().failed, 2);

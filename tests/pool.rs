@@ -231,12 +231,15 @@ fn errors_are_std_errors() {
 }
 
 #[test]
-fn the_engine_can_be_used_directly_in_generic_code() {
-    fn live<T: Pooled>(pool: &pooled::Pool<T>) -> usize {
+fn the_generated_pool_is_the_engine_and_generic_code_takes_any_pool() {
+    fn live<T: Pooled, S>(pool: &mut pooled::Pool<T, S>) -> usize {
+        pool.try_create(|_| {}).unwrap();
         pool.iter().count()
     }
-    let mut pool = pooled::Pool::<Particle>::new();
+    let mut pool: pooled::Pool<Particle> = ParticlePool::new();
     pool.create(|p| p.x = 1.0).unwrap();
-    assert_eq!(live(&pool), 1);
-    assert!(format!("{pool:?}").starts_with("Pool { capacity: 8, live: 1, leased: 0, free: 7,"));
+    assert_eq!(live(&mut pool), 2);
+    assert!(
+        format!("{pool:?}").starts_with("ParticlePool { capacity: 8, live: 2, leased: 0, free: 6,")
+    );
 }

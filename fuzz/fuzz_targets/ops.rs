@@ -11,7 +11,7 @@ mod model;
 mod subjects;
 
 use model::Op;
-use subjects::{BossPool, EnemyPool, SparkPool, VoicePool};
+use subjects::{Boss, Enemy, Spark, Voice};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Some((&which, rest)) = data.split_first() else {
@@ -22,9 +22,9 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         .map(|c| Op::decode(c[0], u16::from_le_bytes([c[1], c[2]]), u16::from_le_bytes([c[3], c[4]])))
         .collect();
     match which % 4 {
-        0 => model::run::<SparkPool>(&ops),
-        1 => model::run::<BossPool>(&ops),
-        2 => model::run::<VoicePool>(&ops),
-        _ => model::run::<EnemyPool>(&ops),
+        0 => model::run::<Spark>(&ops),
+        1 => model::run::<Boss>(&ops),
+        2 => model::run::<Voice>(&ops),
+        _ => model::run::<Enemy>(&ops),
     }
 });

@@ -1,118 +1,168 @@
 use crate::Handle;
-use crate::occupancy::{Indices, Occupancy};
+use crate::occupancy::{BITS, SetBits};
 use crate::slot::Slot;
-use crate::storage::{Chunk, Chunks, ChunksMut};
+use crate::storage::{Chunks, ChunksMut};
+use core::cell::Cell;
 use core::iter::FusedIterator;
 use core::mem;
-use core::ops::Deref;
+use core::slice;
 
-/// The slots of a chunk, taken in ascending order.
-trait Slots {
-    type Slot: Deref;
-    /// The slot at `local`, which is past every slot taken before.
-    fn take(&mut self, local: usize) -> Option<Self::Slot>;
-}
-
-impl<'a, T> Slots for &'a [Slot<T>] {
-    type Slot = &'a Slot<T>;
-
-    #[inline]
-    fn take(&mut self, local: usize) -> Option<&'a Slot<T>> {
-        self.get(local)
-    }
-}
-
-/// The slots not taken yet, mutably: each `&mut Slot` handed out is split off, so they never
-/// overlap.
-struct Rest<'a, T> {
-    slots: &'a mut [Slot<T>],
-    /// The index within the chunk of `slots[0]`.
-    start: usize,
-}
-
-impl<'a, T> Slots for Rest<'a, T> {
-    type Slot = &'a mut Slot<T>;
-
-    #[inline]
-    fn take(&mut self, local: usize) -> Option<&'a mut Slot<T>> {
-        let slots = mem::take(&mut self.slots);
-        let (slot, rest) = slots.get_mut(local - self.start..)?.split_first_mut()?;
-        self.slots = rest;
-        self.start = local + 1;
-        Some(slot)
-    }
-}
-
-/// The live slots of one chunk, with their pool-wide indices.
-struct Walk<'a, S> {
+/// The live slots of a pool's chunks, through `&Pool`, found by their occupancy bits.
+struct Walk<'a, T> {
+    slots: &'a [Slot<T>],
+    /// The slots from the current word's first on.
+    group: &'a [Slot<T>],
+    /// The pool-wide index of `slots[0]`.
     base: usize,
-    slots: S,
-    occupancy: &'a Occupancy,
-    maybe_live: Indices<'a>,
+    words: slice::Iter<'a, Cell<u64>>,
+    /// The bits of the current word not yet visited.
+    bits: u64,
+    /// The index in the chunk of bit 0 of `bits`.
+    at: usize,
+    rest: Chunks<'a, T>,
 }
 
-impl<'a, S, T> Walk<'a, S>
-where
-    S: Slots,
-    S::Slot: Deref<Target = Slot<T>>,
-{
-    fn new(base: usize, slots: S, occupancy: &'a Occupancy) -> Self {
+impl<'a, T> Walk<'a, T> {
+    fn new(mut chunks: Chunks<'a, T>) -> Self {
+        let first = chunks.next().expect("a pool has a first chunk");
         Self {
-            base,
-            slots,
-            occupancy,
-            maybe_live: occupancy.indices(),
+            slots: first.slots(),
+            group: &[],
+            base: first.base(),
+            words: first.occupancy().words().iter(),
+            bits: 0,
+            at: 0usize.wrapping_sub(BITS),
+            rest: chunks,
         }
     }
 
-    /// The next live slot, clearing the stale bits of released slots on the way.
+    /// The next live slot's index, the slot and its object.
     #[inline]
-    fn next(&mut self) -> Option<(usize, S::Slot)> {
+    fn next(&mut self) -> Option<(usize, &'a Slot<T>, &'a T)> {
+        if self.bits == 0 {
+            self.next_word()?;
+        }
+        let bit = self.bits.trailing_zeros() as usize;
+        self.bits ^= 1 << bit;
+        debug_assert!(bit < self.group.len(), "a bit past the chunk's slots");
+        // SAFETY: a bit is set only for a slot of its chunk, so `bit` is in bounds of the
+        // slots from its word's first on.
+        let slot = unsafe { self.group.get_unchecked(bit) };
+        // SAFETY: the slot's occupancy bit is set, and a bit is set exactly while its slot is
+        // live (see the invariants on `Pool`).
+        let object = unsafe { slot.get_unchecked() };
+        Some((self.base + self.at + bit, slot, object))
+    }
+
+    /// Moves to the next word with a bit set, in this chunk or the next ones.
+    #[inline]
+    fn next_word(&mut self) -> Option<()> {
         loop {
-            let local = self.maybe_live.next()?;
-            let slot = self.slots.take(local)?;
-            if !slot.is_live() {
-                clear_stale(self.occupancy, local);
-                continue;
+            match self.words.next() {
+                Some(word) => {
+                    self.at = self.at.wrapping_add(BITS);
+                    self.bits = word.get();
+                    if self.bits != 0 {
+                        self.group = self.slots.get(self.at..).unwrap_or_default();
+                        return Some(());
+                    }
+                }
+                None => self.next_chunk()?,
             }
-            return Some((self.base + local, slot));
+        }
+    }
+
+    #[cold]
+    fn next_chunk(&mut self) -> Option<()> {
+        let chunk = self.rest.next()?;
+        self.slots = chunk.slots();
+        self.base = chunk.base();
+        self.words = chunk.occupancy().words().iter();
+        self.at = 0usize.wrapping_sub(BITS);
+        Some(())
+    }
+}
+
+impl<T> Clone for Walk<'_, T> {
+    fn clone(&self) -> Self {
+        Self {
+            slots: self.slots,
+            group: self.group,
+            base: self.base,
+            words: self.words.clone(),
+            bits: self.bits,
+            at: self.at,
+            rest: self.rest.clone(),
         }
     }
 }
 
-/// Out of line, so that the live case, the common one, runs straight through.
-#[cold]
-#[inline(never)]
-fn clear_stale(occupancy: &Occupancy, local: usize) {
-    occupancy.remove(local);
+/// The live slots of a pool's chunks, through `&mut Pool`: each slot is split off the rest as it
+/// is visited, so the mutable borrows handed out never overlap.
+struct WalkMut<'a, T> {
+    /// The slots of the current chunk not yet passed.
+    slots: &'a mut [Slot<T>],
+    /// The index in the chunk of `slots[0]`.
+    start: usize,
+    base: usize,
+    bits: SetBits<'a>,
+    rest: ChunksMut<'a, T>,
 }
 
-/// The live objects of a pool with their handles; see [`Pool::iter`](crate::Pool::iter).
+impl<'a, T> WalkMut<'a, T> {
+    fn new(mut chunks: ChunksMut<'a, T>) -> Self {
+        let first = chunks.next().expect("a pool has a first chunk");
+        let base = first.base();
+        let (slots, occupancy) = first.parts_mut();
+        Self {
+            slots,
+            start: 0,
+            base,
+            bits: SetBits::new(occupancy.words()),
+            rest: chunks,
+        }
+    }
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, &'a mut Slot<T>)> {
+        loop {
+            if let Some(local) = self.bits.next() {
+                let slots = mem::take(&mut self.slots);
+                let (slot, rest) = slots.get_mut(local - self.start..)?.split_first_mut()?;
+                self.slots = rest;
+                self.start = local + 1;
+                return Some((self.base + local, slot));
+            }
+            let chunk = self.rest.next()?;
+            self.base = chunk.base();
+            let (slots, occupancy) = chunk.parts_mut();
+            self.slots = slots;
+            self.start = 0;
+            self.bits = SetBits::new(occupancy.words());
+        }
+    }
+}
+
+/// The live objects of a pool with their handles, in slot order; see
+/// [`Pool::iter`](crate::Pool::iter).
 ///
 /// It borrows the pool shared, so leases may turn into handles while it runs
-/// ([`Lease::into_handle`](crate::Lease::into_handle)); it yields every object live when it
-/// started, and perhaps some made live since. Its length is therefore known only from below, and
-/// it is not an `ExactSizeIterator`: [`Pool::len`](crate::Pool::len) is exact.
+/// ([`Lease::into_handle`](crate::Lease::into_handle)): it yields every object live when it
+/// started, and perhaps some made live since. Its length is known only from below, so it is not
+/// an `ExactSizeIterator`; [`Pool::len`](crate::Pool::len) is exact.
 pub struct Iter<'a, T> {
-    chunks: Chunks<'a, T>,
-    walk: Walk<'a, &'a [Slot<T>]>,
-    /// Objects live at the start and not yet passed, at least: none can stop being live under
-    /// `&Pool`.
+    walk: Walk<'a, T>,
+    /// Objects live at the start and not yet passed, at least: none can stop being live while
+    /// the pool is borrowed shared.
     remaining: usize,
 }
 
 impl<'a, T> Iter<'a, T> {
-    pub(crate) fn new(mut chunks: Chunks<'a, T>, len: usize) -> Self {
-        let first = chunks.next().expect("a pool has a first chunk");
+    pub(crate) fn new(chunks: Chunks<'a, T>, len: usize) -> Self {
         Self {
-            walk: Self::walk(first),
-            chunks,
+            walk: Walk::new(chunks),
             remaining: len,
         }
-    }
-
-    fn walk(chunk: &'a Chunk<T>) -> Walk<'a, &'a [Slot<T>]> {
-        Walk::new(chunk.base, &chunk.slots, &chunk.occupancy)
     }
 }
 
@@ -121,15 +171,9 @@ impl<'a, T> Iterator for Iter<'a, T> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some((index, slot)) = self.walk.next() {
-                self.remaining = self.remaining.saturating_sub(1);
-                // SAFETY: `Walk` yields only slots marked live, and the iterator borrows the pool
-                // shared: live objects are mutated only through `&mut Pool`.
-                return Some((slot.handle(index), unsafe { slot.value() }));
-            }
-            self.walk = Self::walk(self.chunks.next()?);
-        }
+        let (index, slot, object) = self.walk.next()?;
+        self.remaining = self.remaining.saturating_sub(1);
+        Some((slot.handle(index), object))
     }
 
     #[inline]
@@ -140,31 +184,28 @@ impl<'a, T> Iterator for Iter<'a, T> {
 
 impl<T> FusedIterator for Iter<'_, T> {}
 
-/// The live objects of a pool with their handles, mutably; see
+impl<T> Clone for Iter<'_, T> {
+    fn clone(&self) -> Self {
+        Self {
+            walk: self.walk.clone(),
+            remaining: self.remaining,
+        }
+    }
+}
+
+/// The live objects of a pool with their handles, mutably, in slot order; see
 /// [`Pool::iter_mut`](crate::Pool::iter_mut).
 pub struct IterMut<'a, T> {
-    chunks: ChunksMut<'a, T>,
-    walk: Walk<'a, Rest<'a, T>>,
+    walk: WalkMut<'a, T>,
     remaining: usize,
 }
 
 impl<'a, T> IterMut<'a, T> {
-    pub(crate) fn new(mut chunks: ChunksMut<'a, T>, len: usize) -> Self {
-        let first = chunks.next().expect("a pool has a first chunk");
+    pub(crate) fn new(chunks: ChunksMut<'a, T>, len: usize) -> Self {
         Self {
-            walk: Self::walk(first),
-            chunks,
+            walk: WalkMut::new(chunks),
             remaining: len,
         }
-    }
-
-    fn walk(chunk: &'a mut Chunk<T>) -> Walk<'a, Rest<'a, T>> {
-        let Chunk {
-            base,
-            slots,
-            occupancy,
-        } = chunk;
-        Walk::new(*base, Rest { slots, start: 0 }, occupancy)
     }
 }
 
@@ -173,13 +214,10 @@ impl<'a, T> Iterator for IterMut<'a, T> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some((index, slot)) = self.walk.next() {
-                self.remaining -= 1;
-                return Some((slot.handle(index), slot.value_mut()));
-            }
-            self.walk = Self::walk(self.chunks.next()?);
-        }
+        let (index, slot) = self.walk.next()?;
+        self.remaining -= 1;
+        let handle = slot.handle(index);
+        Some((handle, slot.value_mut()))
     }
 
     #[inline]
@@ -191,7 +229,7 @@ impl<'a, T> Iterator for IterMut<'a, T> {
 impl<T> ExactSizeIterator for IterMut<'_, T> {}
 impl<T> FusedIterator for IterMut<'_, T> {}
 
-/// The live objects of a pool, without their handles; see [`Pool::values`](crate::Pool::values).
+/// The live objects of a pool, in slot order; see [`Pool::values`](crate::Pool::values).
 pub struct Values<'a, T>(Iter<'a, T>);
 
 impl<'a, T> Values<'a, T> {
@@ -205,7 +243,7 @@ impl<'a, T> Iterator for Values<'a, T> {
 
     #[inline]
     fn next(&mut self) -> Option<&'a T> {
-        self.0.next().map(|(_, value)| value)
+        self.0.next().map(|(_, object)| object)
     }
 
     #[inline]
@@ -216,7 +254,13 @@ impl<'a, T> Iterator for Values<'a, T> {
 
 impl<T> FusedIterator for Values<'_, T> {}
 
-/// The live objects of a pool, mutably, without their handles; see
+impl<T> Clone for Values<'_, T> {
+    fn clone(&self) -> Self {
+        Self(self.0.clone())
+    }
+}
+
+/// The live objects of a pool, mutably, in slot order; see
 /// [`Pool::values_mut`](crate::Pool::values_mut).
 pub struct ValuesMut<'a, T>(IterMut<'a, T>);
 
@@ -231,7 +275,7 @@ impl<'a, T> Iterator for ValuesMut<'a, T> {
 
     #[inline]
     fn next(&mut self) -> Option<&'a mut T> {
-        self.0.next().map(|(_, value)| value)
+        self.0.next().map(|(_, object)| object)
     }
 
     #[inline]

@@ -1,19 +1,21 @@
-use crate::ledger::Ledger;
-use crate::slot::Slot;
-use crate::storage::Place;
+use crate::counts::Counts;
+use crate::free_list::FreeList;
+use crate::occupancy::Bit;
+use crate::slot::Taken;
 use crate::{Handle, Pooled};
 use core::fmt;
-use core::mem::{self, ManuallyDrop};
+use core::mem::ManuallyDrop;
 use core::ops::{Deref, DerefMut};
+use scopeguard::ScopeGuard;
 
 /// An object borrowed from a pool through `&Pool`, given back (reset, its slot freed) when the
 /// lease drops, exactly as [`release`](crate::Pool::release) would.
 ///
-/// Get one from [`acquire`](crate::Pool::acquire). It derefs to the object, mutably. Many leases
-/// can be out at once; while any is, the borrow checker keeps the pool from being moved, dropped,
-/// or used through `&mut` (`get_mut`, `iter_mut`, `retain`, `release_all`, ...), and no lease
-/// outlives its pool. Iteration never yields a leased object. If the code holding a lease
-/// panics, the lease still gives its object back while unwinding.
+/// Get one from `acquire` or [`try_acquire`](crate::Pool::try_acquire). It derefs to the object,
+/// mutably. Many leases can be out at once; while any is, the borrow checker keeps the pool from
+/// being moved, dropped, or used through `&mut` (`get_mut`, `iter_mut`, `retain`,
+/// `release_all`, ...), and no lease outlives its pool. Iteration never yields a leased object.
+/// If the code holding a lease panics, the lease still gives its object back while unwinding.
 ///
 /// ```
 /// use pooled::Pooled;
@@ -39,28 +41,59 @@ use core::ops::{Deref, DerefMut};
 /// # Ok::<(), pooled::PoolFull>(())
 /// ```
 ///
-/// A lease is neither `Send` nor `Sync`, since the pool is not `Sync`.
+/// A lease is neither `Send` nor `Sync`, since the pool is not `Sync`. A lease that is forgotten
+/// (`mem::forget`) keeps its object out of the pool for good, counted in
+/// [`Stats::leased`](crate::Stats::leased): leaked, but never handed out again.
 pub struct Lease<'a, T: Pooled> {
-    // The lease owns its slot exclusively: `acquire` took it off the free list and did not make
-    // it live, so neither `get`, iteration, nor another `acquire` reaches it until the lease gives
-    // it back. The chunk does not move while `&Pool` is borrowed.
-    ledger: &'a Ledger,
-    place: Place<'a, &'a Slot<T>>,
+    taken: Taken<'a, T>,
+    index: usize,
+    bit: Bit<'a>,
+    free: &'a FreeList,
+    counts: &'a Counts,
 }
 
 impl<'a, T: Pooled> Lease<'a, T> {
-    pub(crate) fn new(ledger: &'a Ledger, place: Place<'a, &'a Slot<T>>) -> Self {
-        ledger.lend();
-        Self { ledger, place }
+    pub(crate) fn new(
+        taken: Taken<'a, T>,
+        index: usize,
+        bit: Bit<'a>,
+        free: &'a FreeList,
+        counts: &'a Counts,
+    ) -> Self {
+        Self {
+            taken,
+            index,
+            bit,
+            free,
+            counts,
+        }
     }
 
     /// Hands the object over to handle management: it becomes live, reachable by the returned
     /// handle and by iteration, and stays until [`release`](crate::Pool::release) (or `retain`,
     /// `release_all`, eviction).
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Request { body: Vec<u8> }
+    /// let pool = RequestPool::new();
+    /// let mut lease = pool.acquire(|_| {})?;
+    /// lease.body.extend_from_slice(b"GET /");
+    /// let kept = lease.into_handle(); // worth keeping after all
+    /// assert_eq!(pool.get(kept).unwrap().body, b"GET /");
+    /// assert_eq!(pool.len(), 1);
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
     pub fn into_handle(self) -> Handle<T> {
+        // Not dropped: the object stays, now live.
         let this = ManuallyDrop::new(self);
-        this.ledger.leased.set(this.ledger.leased.get() - 1);
-        this.ledger.occupy(&this.place)
+        let slot = this.taken.slot();
+        slot.mark_live();
+        this.bit.set();
+        this.counts.keep_lease();
+        slot.handle(this.index)
     }
 }
 
@@ -69,48 +102,33 @@ impl<T: Pooled> Deref for Lease<'_, T> {
 
     #[inline]
     fn deref(&self) -> &T {
-        // SAFETY: the lease owns its slot (see the struct), and `&self` keeps `deref_mut` from
-        // handing out a `&mut T` for the returned lifetime.
-        unsafe { self.place.slot.value() }
+        self.taken.get()
     }
 }
 
 impl<T: Pooled> DerefMut for Lease<'_, T> {
     #[inline]
     fn deref_mut(&mut self) -> &mut T {
-        // SAFETY: the lease owns its slot (see the struct), and `&mut self` makes this the only
-        // reference it hands out for the returned lifetime.
-        unsafe { self.place.slot.value_owned() }
+        self.taken.get_mut()
     }
 }
 
 impl<T: Pooled> Drop for Lease<'_, T> {
     fn drop(&mut self) {
-        let ledger = self.ledger;
-        ledger.leased.set(ledger.leased.get() - 1);
-        // A reset that panics leaves the object half reset: rather than free it so, make it live,
-        // where iteration, `retain` or `release_all` can still reach and release it.
-        let keep = KeepLive {
-            ledger,
-            place: &self.place,
-        };
-        // SAFETY: the lease owns its slot (see the struct) and is being dropped, so no reference
-        // it handed out is still alive.
-        unsafe { self.place.slot.value_owned() }.reset_at_release();
-        mem::forget(keep);
-        ledger.push_free(&self.place);
-    }
-}
-
-/// Makes a lease's slot live if its reset unwinds.
-struct KeepLive<'a, 'b, T> {
-    ledger: &'a Ledger,
-    place: &'a Place<'b, &'b Slot<T>>,
-}
-
-impl<T> Drop for KeepLive<'_, '_, T> {
-    fn drop(&mut self) {
-        self.ledger.occupy(self.place);
+        // A reset that panics leaves the object half reset: rather than free it so, make it
+        // live, where iteration, `retain` or `release_all` can still reach and release it. The
+        // lease is not used after that.
+        let slot = self.taken.slot();
+        let (bit, counts) = (&self.bit, self.counts);
+        let keep_live = scopeguard::guard((), |()| {
+            slot.mark_live();
+            bit.set();
+            counts.keep_lease();
+        });
+        self.taken.get_mut().reset_at_release();
+        ScopeGuard::into_inner(keep_live);
+        self.counts.return_lease();
+        self.free.push(self.index, slot);
     }
 }
 

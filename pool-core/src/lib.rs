@@ -31,12 +31,14 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod chunk;
+mod counts;
 mod error;
-mod generated;
+mod free_list;
+mod grown;
 mod handle;
 mod iter;
 mod lease;
-mod ledger;
 mod occupancy;
 mod offset;
 mod order;
@@ -46,6 +48,7 @@ mod reset;
 mod slot;
 mod stats;
 mod storage;
+mod strategy;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -57,9 +60,10 @@ pub use crate::iter::{Iter, IterMut, Values, ValuesMut};
 pub use crate::lease::Lease;
 pub use crate::order::{Importance, TotalOrder};
 pub use crate::pool::Pool;
-pub use crate::pooled::{Growth, PoolToken, Pooled};
+pub use crate::pooled::{Evictable, PoolToken, Pooled};
 pub use crate::reset::Reset;
 pub use crate::stats::Stats;
+pub use crate::strategy::{Evict, Fail, Grow, Panic};
 
 #[cfg(test)]
 mod tests;

@@ -1,70 +1,79 @@
 use alloc::boxed::Box;
-use alloc::vec;
 use core::cell::Cell;
-use core::slice;
 
-const BITS: usize = u64::BITS as usize;
+pub(crate) const BITS: usize = u64::BITS as usize;
 
-/// One bit per slot, set whenever the slot holds a live object: iteration skips 64 free slots per
-/// zero word instead of testing each slot.
+/// One bit per slot of a chunk, set exactly while the slot holds a live object: iteration visits
+/// the set bits, skipping 64 free slots per zero word, and trusts them.
 ///
-/// Releasing an object leaves its bit set, to keep `release` to the slot itself; a set bit is
-/// only a hint, which iteration confirms against the slot ([`Slot::is_live`]) and clears when
-/// stale. `retain` and `release_all` clear the bits of what they release.
-///
-/// [`Slot::is_live`]: crate::slot::Slot::is_live
+/// In cells, so that a lease turning into a handle can set its bit through `&Pool`.
 pub(crate) struct Occupancy {
     words: Box<[Cell<u64>]>,
 }
 
 impl Occupancy {
-    pub(crate) fn new(capacity: usize) -> Self {
+    pub(crate) fn new(slots: usize) -> Self {
         Self {
-            words: vec![0; capacity.div_ceil(BITS)]
-                .into_iter()
-                .map(Cell::new)
-                .collect(),
+            words: (0..slots.div_ceil(BITS)).map(|_| Cell::new(0)).collect(),
         }
     }
 
-    /// Sets the bit; a slot reused right after its release still has it, and then nothing is
-    /// written.
+    /// The bit of the slot at `local`, an index in the chunk.
     #[inline]
-    pub(crate) fn insert(&self, index: usize) {
-        let word = &self.words[index / BITS];
-        let bit = 1 << (index % BITS);
-        if word.get() & bit == 0 {
-            word.set(word.get() | bit);
+    pub(crate) fn bit(&self, local: usize) -> Bit<'_> {
+        Bit {
+            word: &self.words[local / BITS],
+            bit: local % BITS,
         }
     }
 
     #[inline]
-    pub(crate) fn remove(&self, index: usize) {
-        let word = &self.words[index / BITS];
-        word.set(word.get() & !(1 << (index % BITS)));
-    }
-
-    /// The indices of live slots in ascending order. A bit cleared behind the cursor does not
-    /// disturb it, so slots may be vacated while walking.
-    #[inline]
-    pub(crate) fn indices(&self) -> Indices<'_> {
-        Indices {
-            words: self.words.iter(),
-            base: 0usize.wrapping_sub(BITS),
-            bits: 0,
-        }
+    pub(crate) fn words(&self) -> &[Cell<u64>] {
+        &self.words
     }
 }
 
-pub(crate) struct Indices<'a> {
-    words: slice::Iter<'a, Cell<u64>>,
+/// A slot's occupancy bit.
+pub(crate) struct Bit<'a> {
+    word: &'a Cell<u64>,
+    bit: usize,
+}
+
+impl Bit<'_> {
+    #[inline]
+    pub(crate) fn set(&self) {
+        self.word.set(self.word.get() | 1 << self.bit);
+    }
+
+    #[inline]
+    pub(crate) fn clear(&self) {
+        self.word.set(self.word.get() & !(1 << self.bit));
+    }
+}
+
+/// The indices of the set bits of `words`, lowest first, each word read when the walk reaches
+/// it: a bit set ahead of the walk (a lease turned into a handle) is seen, one set behind it is
+/// not.
+#[derive(Clone)]
+pub(crate) struct SetBits<'a> {
+    words: core::slice::Iter<'a, Cell<u64>>,
     /// The index of bit 0 of `bits`.
     base: usize,
     /// The bits of the current word not yet yielded.
     bits: u64,
 }
 
-impl Iterator for Indices<'_> {
+impl<'a> SetBits<'a> {
+    pub(crate) fn new(words: &'a [Cell<u64>]) -> Self {
+        Self {
+            words: words.iter(),
+            base: 0usize.wrapping_sub(BITS),
+            bits: 0,
+        }
+    }
+}
+
+impl Iterator for SetBits<'_> {
     type Item = usize;
 
     #[inline]

@@ -1,32 +1,38 @@
+use crate::counts::Counts;
+use crate::free_list::FreeList;
 use crate::iter::{Iter, IterMut, Values, ValuesMut};
 use crate::lease::Lease;
-use crate::ledger::{Ledger, bump};
+use crate::occupancy::Bit;
 use crate::pooled::blank;
-use crate::slot::Slot;
-use crate::slot::{INDEX_END, NIL};
-use crate::storage::{Chunk, Place, Storage};
-use crate::{Growth, Handle, Importance, PoolFull, Pooled, StaleHandle, Stats};
+use crate::slot::{INDEX_END, Taken};
+use crate::storage::Storage;
+use crate::{Handle, Importance, PoolFull, Pooled, StaleHandle, Stats};
 use core::fmt;
-use core::mem;
+use core::marker::PhantomData;
+use scopeguard::ScopeGuard;
 
-/// A fixed number of `T`s, built up front in one allocation and handed out by [`Handle`].
+/// A fixed number of `T`s, built up front in one allocation and handed out by [`Handle`], with
+/// `S` saying what a full pool does.
 ///
-/// `#[derive(Pooled)]` wraps this engine in a pool named for the struct (`ParticlePool` for
-/// `Particle`), with the same methods; generic code can use `Pool<T>` directly.
-///
-/// Creating and releasing objects is O(1) and never allocates: free slots are threaded into a
-/// list, and a slot's object is reset in place when released. Iteration visits live objects
-/// only, skipping free slots 64 at a time.
+/// `#[derive(Pooled)]` names it for the struct: `ParticlePool` is `Pool<Particle>`, and `S`
+/// defaults to the struct's own strategy, from `#[pool(on_full = ...)]`: [`Fail`](crate::Fail),
+/// [`Panic`](crate::Panic), [`Evict`](crate::Evict) or [`Grow`](crate::Grow). The methods
+/// every pool has are here; each strategy adds its own `create` (and `acquire`, `victim`,
+/// `shrink` where they apply). Generic code takes any pool:
 ///
 /// ```
-/// use pooled::Pooled;
+/// use pooled::{Pool, Pooled};
 ///
 /// #[derive(Pooled)]
 /// #[pool(size = 256)]
 /// struct Particle {
 ///     frames_left: u32,
 ///     x: f64,
-///     y: f64,
+/// }
+///
+/// /// Ages every particle, releasing the ones whose time is up: for any strategy.
+/// fn age<T: Pooled, S>(pool: &mut Pool<T, S>, alive: impl FnMut(&mut T) -> bool) {
+///     pool.retain(alive);
 /// }
 ///
 /// let mut pool = ParticlePool::new();
@@ -35,10 +41,8 @@ use core::mem;
 ///     p.x = 10.0;
 /// })?;
 /// assert_eq!(pool.get(p).map(|p| p.x), Some(10.0));
-///
-/// // Animate every particle; the ones whose time is up go back to the pool.
 /// for _frame in 0..2 {
-///     pool.retain(|p| {
+///     age(&mut pool, |p| {
 ///         p.frames_left -= 1;
 ///         p.frames_left > 0
 ///     });
@@ -48,35 +52,34 @@ use core::mem;
 /// # Ok::<(), pooled::PoolFull>(())
 /// ```
 ///
-/// When every slot is live, [`create`](Pool::create) fails; the derive's `on_full` attribute
-/// picks [`create_or_panic`](Pool::create_or_panic), [`create_evicting`](Pool::create_evicting)
-/// or growth instead, and the generated pool's `create` calls it.
+/// Creating and releasing objects is O(1) and never allocates (unless a [`Grow`](crate::Grow)
+/// pool grows): free slots are threaded into a list, and a slot's object is reset in place
+/// when released. Iteration visits live objects only, skipping free slots 64 at a time.
 ///
 /// A pool is [`Send`] when `T` is, and is not [`Sync`]: its bookkeeping lives in cells, so that
-/// objects can one day be lent out through `&self`.
-pub struct Pool<T> {
+/// objects can be lent out through `&self` ([`acquire`](Pool::try_acquire)).
+pub struct Pool<T: Pooled, S = <T as Pooled>::Strategy> {
     // Invariants, kept by every method:
-    // - a slot is live exactly when its version is odd (`Slot::is_live`); a live slot's occupancy
-    //   bit is set, and a released slot's bit may stay set until iteration or `retain` clears
-    //   it; `ledger.len` counts live slots;
-    // - the live slots, the free list from `ledger.free_head`, the slots lent to leases and the
-    //   retired slots partition the slots of `storage`;
-    // - a live slot's version is the one in the handle that `create` returned for it, and every
-    //   handle carries an odd version, so no handle ever matches a slot that holds no live
-    //   object (free, lent, or retired), from this pool or any other; a slot moves to its next
-    //   version whenever it stops being live, and a chunk given back by `shrink` passes its
-    //   highest version on to any chunk grown in its place;
+    // - a slot is live exactly when its version is odd, and exactly then its occupancy bit is
+    //   set; `counts.live` counts live slots;
+    // - the live slots, the slots on `free`, the slots lent to leases (each held by one
+    //   `Taken`) and the retired slots partition the slots of `storage`;
+    // - a live slot's version is the one in the handle that made it live; every handle carries
+    //   an odd version, so no handle ever matches a slot without a live object, from this pool
+    //   or any other; a slot moves to its next version whenever it stops being live, and a chunk
+    //   given back by `shrink` passes its highest version on to any chunk grown in its place;
     // - a live object is mutated only through `&mut Pool`.
     storage: Storage<T>,
-    ledger: Ledger,
+    free: FreeList,
+    counts: Counts,
+    strategy: PhantomData<fn() -> S>,
 }
 
-impl<T: Pooled> Pool<T> {
+impl<T: Pooled, S> Pool<T, S> {
     /// The largest capacity a pool can have: slot indices are 32-bit.
     pub const MAX_CAPACITY: usize = INDEX_END;
 
-    /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N)]`), which grows
-    /// as `#[pool(on_full = grow, max = M)]` says.
+    /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N)]`).
     ///
     /// This is the one allocation the pool makes until it grows, besides a bitmask of one bit
     /// per slot.
@@ -88,8 +91,9 @@ impl<T: Pooled> Pool<T> {
     }
 
     /// Builds a pool of `capacity` blank objects, for a scene that needs another size than
-    /// `#[pool(size = N)]`. A growing pool still grows up to `max`, or stays at `capacity` if
-    /// that is larger, and [`shrink`](Pool::shrink) gives back what it grew beyond `capacity`.
+    /// `#[pool(size = N)]`. A [`Grow`](crate::Grow) pool still grows up to its `max`, or stays
+    /// at `capacity` if that is larger, and its `shrink` gives back what it grew beyond
+    /// `capacity`.
     ///
     /// ```
     /// # use pooled::Pooled;
@@ -108,21 +112,46 @@ impl<T: Pooled> Pool<T> {
             "a pool holds at most {} objects, not {capacity}",
             Self::MAX_CAPACITY,
         );
-        let limit = match T::GROWTH {
-            Growth::Fixed => capacity,
-            Growth::UpTo(max) => max.min(Self::MAX_CAPACITY),
-        };
         Self {
-            storage: Storage::new(capacity, limit, blank::<T>),
-            ledger: Ledger::new(if capacity == 0 { NIL } else { 0 }),
+            storage: Storage::new(capacity, blank::<T>),
+            free: FreeList::new(capacity),
+            counts: Counts::default(),
+            strategy: PhantomData,
         }
     }
 
-    /// Takes a free slot, hands its blank object to `init`, and returns the object's handle.
+    /// The number of slots, live or not.
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.storage.capacity()
+    }
+
+    /// The number of live objects: those reachable by handle. Leased objects are counted apart,
+    /// in [`Stats::leased`].
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.counts.live()
+    }
+
+    /// Whether no object is live.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether no slot is free, so that [`try_create`](Pool::try_create) would fail (and the
+    /// strategy's `create` would fail, panic, evict or grow).
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.free.is_empty()
+    }
+
+    /// Takes a free slot, hands its blank object to `init`, and returns the object's handle; an
+    /// error, changing nothing but [`Stats::failed`], when no slot is free.
     ///
-    /// O(1), and it never allocates, unless the pool grows (`#[pool(on_full = grow)]`): then
-    /// it adds a chunk of slots, leaving every existing object where it is. If `init` panics,
-    /// the slot is reset and goes back to the free list.
+    /// It never panics, evicts, or grows the pool (so it never allocates), whatever the
+    /// strategy: code that must not is the same for every pool. O(1). If `init` panics, the
+    /// slot is reset and stays free.
     ///
     /// ```
     /// # use pooled::Pooled;
@@ -130,66 +159,29 @@ impl<T: Pooled> Pool<T> {
     /// # #[pool(size = 1)]
     /// # struct Particle { frames_left: u32, x: f64 }
     /// let mut pool = ParticlePool::new();
-    /// let p = pool.create(|p| p.frames_left = 30)?;
+    /// let p = pool.try_create(|p| p.frames_left = 30)?;
     /// assert_eq!(pool.get(p).unwrap().frames_left, 30);
     /// assert_eq!(pool.get(p).unwrap().x, 0.0); // what init did not set is blank
     ///
-    /// assert!(pool.create(|p| p.frames_left = 30).is_err()); // full
+    /// assert!(pool.try_create(|p| p.frames_left = 30).is_err()); // full
     /// # Ok::<(), pooled::PoolFull>(())
     /// ```
     ///
     /// # Errors
-    /// [`PoolFull`] when every slot is live and the pool cannot grow; `init` is not called and
-    /// nothing changes but [`Stats::failed`].
+    /// [`PoolFull`] when every slot is live, lent or retired; `init` is not called.
     #[inline]
-    pub fn create(&mut self, init: impl FnOnce(&mut T)) -> Result<Handle<T>, PoolFull> {
-        match self.create_with(init) {
+    pub fn try_create(&mut self, init: impl FnOnce(&mut T)) -> Result<Handle<T>, PoolFull> {
+        match self.create_in_free_slot(init) {
             Some(handle) => Ok(handle),
             None => Err(self.refuse()),
         }
     }
 
-    /// Like [`create`](Pool::create), but panics when the pool is full: for pools sized so that
-    /// they never fill (`#[pool(on_full = panic)]`). The message names the pool's capacity and
-    /// high-water mark, to tune its size.
+    /// Lends a blank object, set up by `init`, through `&self`, if a slot is free: many leases
+    /// can be out at once, and each gives its object back, reset, when it drops. See [`Lease`].
     ///
-    /// ```should_panic
-    /// # use pooled::Pooled;
-    /// # #[derive(Pooled)]
-    /// # #[pool(size = 1)]
-    /// # struct Boss { health: u32 }
-    /// let mut bosses = pooled::Pool::<Boss>::new();
-    /// bosses.create_or_panic(|b| b.health = 900);
-    /// bosses.create_or_panic(|b| b.health = 900); // panics: the pool is full
-    /// ```
-    ///
-    /// # Panics
-    /// When every slot is live and the pool cannot grow.
-    #[inline]
-    #[track_caller]
-    pub fn create_or_panic(&mut self, init: impl FnOnce(&mut T)) -> Handle<T> {
-        let name = format_args!("Pool<{}>", core::any::type_name::<T>());
-        self.create_or_panic_named(&name, init)
-    }
-
-    #[inline]
-    #[track_caller]
-    pub(crate) fn create_or_panic_named(
-        &mut self,
-        name: &dyn fmt::Display,
-        init: impl FnOnce(&mut T),
-    ) -> Handle<T> {
-        match self.create_with(init) {
-            Some(handle) => handle,
-            None => self.panic_full(name),
-        }
-    }
-
-    /// Lends a blank object, set up by `init`, through `&self`: many leases can be out at once,
-    /// and each gives its object back, reset, when it drops. See [`Lease`].
-    ///
-    /// It takes a slot as [`create`](Pool::create) does, growing a growing pool, but it never
-    /// evicts: evicting resets a live object, which someone may be reading through `&self`.
+    /// Like [`try_create`](Pool::try_create), it never panics, evicts or grows, whatever the
+    /// strategy.
     ///
     /// ```
     /// # use pooled::Pooled;
@@ -197,138 +189,42 @@ impl<T: Pooled> Pool<T> {
     /// # #[pool(size = 2)]
     /// # struct Scratch { points: Vec<[f32; 3]> }
     /// let pool = ScratchPool::new();
-    /// let mut a = pool.acquire(|_| {})?;
-    /// let mut b = pool.acquire(|_| {})?;
+    /// let mut a = pool.try_acquire(|_| {})?;
+    /// let mut b = pool.try_acquire(|_| {})?;
     /// a.points.push([1.0; 3]);
     /// b.points.extend_from_slice(&a.points);
-    /// assert!(pool.acquire(|_| {}).is_err()); // both slots are lent
+    /// assert!(pool.try_acquire(|_| {}).is_err()); // both slots are lent
     /// drop(a);
-    /// assert!(pool.acquire(|_| {}).is_ok());
+    /// assert!(pool.try_acquire(|_| {}).is_ok());
     /// # Ok::<(), pooled::PoolFull>(())
     /// ```
     ///
     /// # Errors
-    /// [`PoolFull`] when no slot is free and the pool cannot grow; `init` is not called and
-    /// nothing changes but [`Stats::failed`].
+    /// [`PoolFull`] when no slot is free; `init` is not called and nothing changes but
+    /// [`Stats::failed`].
     #[inline]
-    pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
-        match self.take(init) {
-            Some(place) => Ok(Lease::new(&self.ledger, place)),
-            None => Err(self.refuse()),
-        }
-    }
-
-    /// Like [`acquire`](Pool::acquire), but panics when no slot is free, as
-    /// [`create_or_panic`](Pool::create_or_panic) does.
-    ///
-    /// # Panics
-    /// When no slot is free and the pool cannot grow.
-    #[inline]
-    #[track_caller]
-    pub fn acquire_or_panic(&self, init: impl FnOnce(&mut T)) -> Lease<'_, T> {
-        let name = format_args!("Pool<{}>", core::any::type_name::<T>());
-        self.acquire_or_panic_named(&name, init)
-    }
-
-    #[inline]
-    #[track_caller]
-    pub(crate) fn acquire_or_panic_named(
-        &self,
-        name: &dyn fmt::Display,
-        init: impl FnOnce(&mut T),
-    ) -> Lease<'_, T> {
-        match self.take(init) {
-            Some(place) => Lease::new(&self.ledger, place),
-            None => self.panic_full(name),
-        }
-    }
-
-    /// Like [`create`](Pool::create), but when the pool is full it releases the least important
-    /// live object, as `importance` ranks them, and reuses its slot: the seed's sound pool,
-    /// which cuts the quietest voice to play a new one (`#[pool(on_full = evict)]`).
-    ///
-    /// Choosing costs one pass over the live objects, only when the pool is full; of equally
-    /// unimportant objects the one in the lowest slot goes. The evicted object is reset at once,
-    /// letting its references go, and its handle becomes stale. Rank floats with
-    /// [`TotalOrder`](crate::TotalOrder).
-    ///
-    /// ```
-    /// use pooled::{Pooled, TotalOrder};
-    ///
-    /// #[derive(Pooled)]
-    /// #[pool(size = 2)]
-    /// struct Voice {
-    ///     volume: f32,
-    /// }
-    ///
-    /// let mut voices = pooled::Pool::<Voice>::new();
-    /// let loud = voices.create(|v| v.volume = 0.9)?;
-    /// let quiet = voices.create(|v| v.volume = 0.1)?;
-    /// let new = voices.create_evicting(|v| v.volume = 0.5, |v| TotalOrder(v.volume));
-    /// assert!(voices.contains(loud) && voices.contains(new));
-    /// assert!(!voices.contains(quiet));
-    /// # Ok::<(), pooled::PoolFull>(())
-    /// ```
-    ///
-    /// # Panics
-    /// When the pool is full and holds no live object to evict: a pool of capacity 0, or one
-    /// whose every slot is retired.
-    pub fn create_evicting<K: Importance>(
-        &mut self,
-        init: impl FnOnce(&mut T),
-        mut importance: impl FnMut(&T) -> K,
-    ) -> Handle<T> {
-        while !self.ledger.has_free() && !self.grow() {
-            let Some(victim) = self.least_important(&mut importance) else {
-                panic!(
-                    "Pool<{}> cannot evict: it is full but holds no live object",
-                    core::any::type_name::<T>()
-                );
-            };
-            self.remove(victim).expect("the victim was just found live");
-            bump(&self.ledger.evicted);
-        }
-        self.create_with(init).expect("a slot was just freed")
-    }
-
-    /// The live object that [`create_evicting`](Pool::create_evicting) would evict if the pool
-    /// were full now: the one `importance` ranks lowest, the lowest slot of equals. `None` when
-    /// no object is live. One pass over the live objects.
-    ///
-    /// Look before creating, to fade out the voice that is about to be cut:
-    ///
-    /// ```
-    /// # use pooled::Pooled;
-    /// # #[derive(Pooled)]
-    /// # #[pool(size = 2)]
-    /// # struct Voice { volume: u32 }
-    /// let mut voices = pooled::Pool::<Voice>::new();
-    /// let quiet = voices.create(|v| v.volume = 1)?;
-    /// voices.create(|v| v.volume = 5)?;
-    /// assert_eq!(voices.least_important(|v| v.volume), Some(quiet));
-    /// # Ok::<(), pooled::PoolFull>(())
-    /// ```
-    pub fn least_important<K: Importance>(
-        &self,
-        mut importance: impl FnMut(&T) -> K,
-    ) -> Option<Handle<T>> {
-        let (handle, _) = self.iter().min_by_key(|(_, object)| importance(object))?;
-        Some(handle)
+    pub fn try_acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
+        self.lend(init).ok_or_else(|| self.refuse())
     }
 
     /// The object `handle` names, or `None` once it has been released, or if the handle is from
     /// another pool (see [`Handle`](crate::Handle#handles-from-another-pool)).
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Particle { x: f64 }
+    /// let mut pool = ParticlePool::new();
+    /// let p = pool.try_create(|p| p.x = 2.5)?;
+    /// assert_eq!(pool.get(p).map(|p| p.x), Some(2.5));
+    /// pool.release(p).unwrap();
+    /// assert!(pool.get(p).is_none());
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
     #[inline]
     pub fn get(&self, handle: Handle<T>) -> Option<&T> {
-        let slot = self.storage.slot(handle.index())?;
-        if slot.matches(handle) {
-            // SAFETY: the version matches, so the slot is live (see the invariants on `Pool`),
-            // and a live object is mutated only through `&mut Pool`, which cannot exist while
-            // `&self` is borrowed for the returned lifetime.
-            Some(unsafe { slot.value() })
-        } else {
-            None
-        }
+        self.storage.slot(handle.index())?.get(handle)
     }
 
     /// The object `handle` names, mutably, or `None` once it has been released.
@@ -339,7 +235,7 @@ impl<T: Pooled> Pool<T> {
     /// # #[pool(size = 4)]
     /// # struct Particle { x: f64 }
     /// let mut pool = ParticlePool::new();
-    /// let p = pool.create(|_| {})?;
+    /// let p = pool.try_create(|_| {})?;
     /// if let Some(p) = pool.get_mut(p) {
     ///     p.x += 1.5;
     /// }
@@ -348,15 +244,24 @@ impl<T: Pooled> Pool<T> {
     /// ```
     #[inline]
     pub fn get_mut(&mut self, handle: Handle<T>) -> Option<&mut T> {
-        let place = self.storage.place_mut(handle.index())?;
-        if place.slot.matches(handle) {
-            Some(place.slot.value_mut())
-        } else {
-            None
-        }
+        let (slot, _) = self.storage.slot_mut(handle.index())?;
+        slot.get_mut(handle)
     }
 
     /// Whether `handle` names a live object of this pool.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Particle { x: f64 }
+    /// let mut pool = ParticlePool::new();
+    /// let p = pool.try_create(|_| {})?;
+    /// assert!(pool.contains(p));
+    /// pool.release(p).unwrap();
+    /// assert!(!pool.contains(p));
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
     #[inline]
     pub fn contains(&self, handle: Handle<T>) -> bool {
         self.storage
@@ -378,7 +283,7 @@ impl<T: Pooled> Pool<T> {
     /// # #[pool(size = 4)]
     /// # struct Particle { trail: Vec<(f64, f64)> }
     /// let mut pool = ParticlePool::new();
-    /// let p = pool.create(|p| p.trail.push((1.0, 2.0)))?;
+    /// let p = pool.try_create(|p| p.trail.push((1.0, 2.0)))?;
     /// assert!(pool.release(p).is_ok());
     /// assert!(pool.release(p).is_err()); // already released
     /// assert!(!pool.contains(p));
@@ -390,7 +295,21 @@ impl<T: Pooled> Pool<T> {
     /// pool (see [`Handle`](crate::Handle#handles-from-another-pool)); nothing changes.
     #[inline]
     pub fn release(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
-        self.remove(handle)
+        let retired_at = self.storage.retired_at();
+        match self.storage.slot_mut(handle.index()) {
+            Some((slot, bit)) if slot.matches(handle) => {
+                slot.value_mut().reset_at_release();
+                bit.clear();
+                self.counts.release();
+                if slot.mark_dead(retired_at) {
+                    self.free.push(handle.index(), slot);
+                } else {
+                    self.counts.retire();
+                }
+                Ok(())
+            }
+            _ => Err(StaleHandle::new(handle)),
+        }
     }
 
     /// Live objects with their handles, in slot order.
@@ -402,7 +321,7 @@ impl<T: Pooled> Pool<T> {
     /// # struct Particle { x: f64 }
     /// let mut pool = ParticlePool::new();
     /// for x in [1.0, 2.0, 3.0] {
-    ///     pool.create(|p| p.x = x)?;
+    ///     pool.try_create(|p| p.x = x)?;
     /// }
     /// let sum: f64 = pool.iter().map(|(_, p)| p.x).sum();
     /// assert_eq!(sum, 6.0);
@@ -421,7 +340,7 @@ impl<T: Pooled> Pool<T> {
     /// # #[pool(size = 8)]
     /// # struct Particle { x: f64, x_velocity: f64 }
     /// let mut pool = ParticlePool::new();
-    /// let p = pool.create(|p| p.x_velocity = 0.5)?;
+    /// let p = pool.try_create(|p| p.x_velocity = 0.5)?;
     /// for (_, p) in pool.iter_mut() {
     ///     p.x += p.x_velocity;
     /// }
@@ -443,7 +362,7 @@ impl<T: Pooled> Pool<T> {
     /// # struct Particle { x: f64 }
     /// let mut pool = ParticlePool::new();
     /// for x in [1.0, 2.0] {
-    ///     pool.create(|p| p.x = x)?;
+    ///     pool.try_create(|p| p.x = x)?;
     /// }
     /// assert_eq!(pool.values().map(|p| p.x).sum::<f64>(), 3.0);
     /// # Ok::<(), pooled::PoolFull>(())
@@ -462,7 +381,7 @@ impl<T: Pooled> Pool<T> {
     /// # #[pool(size = 8)]
     /// # struct Particle { x: f64, x_velocity: f64 }
     /// let mut pool = ParticlePool::new();
-    /// let p = pool.create(|p| p.x_velocity = 2.0)?;
+    /// let p = pool.try_create(|p| p.x_velocity = 2.0)?;
     /// for particle in pool.values_mut() {
     ///     particle.x += particle.x_velocity;
     /// }
@@ -487,7 +406,7 @@ impl<T: Pooled> Pool<T> {
     /// # struct Particle { frames_left: u32 }
     /// let mut pool = ParticlePool::new();
     /// for frames in [1, 3] {
-    ///     pool.create(|p| p.frames_left = frames)?;
+    ///     pool.try_create(|p| p.frames_left = frames)?;
     /// }
     /// pool.retain(|p| {
     ///     p.frames_left -= 1;
@@ -497,27 +416,32 @@ impl<T: Pooled> Pool<T> {
     /// # Ok::<(), pooled::PoolFull>(())
     /// ```
     pub fn retain(&mut self, mut keep: impl FnMut(&mut T) -> bool) {
-        let ledger = &self.ledger;
         let retired_at = self.storage.retired_at();
+        let (free, counts) = (&self.free, &self.counts);
         for chunk in self.storage.chunks_mut() {
-            let Chunk {
-                base,
-                slots,
-                occupancy,
-            } = chunk;
-            for local in occupancy.indices() {
-                let Some(place) = Chunk::split_place(*base, slots, occupancy, local) else {
-                    continue;
-                };
-                if !place.slot.is_live() {
-                    occupancy.remove(local);
-                    continue;
-                }
-                let value = place.slot.value_mut();
-                if !keep(value) {
-                    value.reset_at_release();
-                    ledger.vacate(&place.shared(), retired_at);
-                    occupancy.remove(local);
+            let base = chunk.base();
+            let (slots, occupancy) = chunk.parts_mut();
+            for (w, word) in occupancy.words().iter().enumerate() {
+                // A word at a time: the bits are read once, and only a release writes them.
+                let mut bits = word.get();
+                while bits != 0 {
+                    let bit = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let local = w * crate::occupancy::BITS + bit as usize;
+                    let Some(slot) = slots.get_mut(local) else {
+                        break;
+                    };
+                    if keep(slot.value_mut()) {
+                        continue;
+                    }
+                    slot.value_mut().reset_at_release();
+                    word.set(word.get() & !(1 << bit));
+                    counts.release();
+                    if slot.mark_dead(retired_at) {
+                        free.push(base + local, slot);
+                    } else {
+                        counts.retire();
+                    }
                 }
             }
         }
@@ -532,7 +456,7 @@ impl<T: Pooled> Pool<T> {
     /// # #[pool(size = 8)]
     /// # struct Contact { depth: f32 }
     /// let mut contacts = ContactPool::new();
-    /// let c = contacts.create(|c| c.depth = 0.1)?;
+    /// let c = contacts.try_create(|c| c.depth = 0.1)?;
     /// contacts.release_all(); // end of frame
     /// assert!(contacts.is_empty());
     /// assert!(contacts.get(c).is_none());
@@ -542,264 +466,201 @@ impl<T: Pooled> Pool<T> {
         self.retain(|_| false);
     }
 
-    /// Gives back the chunks a growing pool added that hold no live object, and returns how
-    /// many slots it freed. The slots built up front always stay.
+    /// The live object that `importance` ranks lowest, the lowest slot of equals; `None` when
+    /// no object is live. One pass over the live objects.
     ///
-    /// Handles into a freed chunk stay stale for good: a chunk grown in its place later starts
-    /// past its versions. A chunk with a retired slot, or with a slot lent to a lease that was
-    /// forgotten (`mem::forget`), is kept.
+    /// An [`Evict`](crate::Evict) pool's `victim()` is this with its `evict_by` measure.
     ///
     /// ```
     /// # use pooled::Pooled;
     /// # #[derive(Pooled)]
-    /// # #[pool(size = 2, on_full = grow, max = 8)]
-    /// # struct Enemy { health: u32 }
-    /// let mut enemies = EnemyPool::new();
-    /// let wave: Vec<_> = (0..5).map(|_| enemies.create(|e| e.health = 10).unwrap()).collect();
-    /// assert_eq!(enemies.capacity(), 8); // grew by a chunk of 2, then one of 4
-    /// for enemy in wave {
-    ///     enemies.release(enemy)?;
-    /// }
-    /// assert_eq!(enemies.shrink(), 6);
-    /// assert_eq!(enemies.capacity(), 2);
-    /// # Ok::<(), pooled::StaleHandle>(())
+    /// # #[pool(size = 2)]
+    /// # struct Voice { volume: u32 }
+    /// let mut voices = VoicePool::new();
+    /// let quiet = voices.try_create(|v| v.volume = 1)?;
+    /// voices.try_create(|v| v.volume = 5)?;
+    /// assert_eq!(voices.least_important(|v| v.volume), Some(quiet));
+    /// # Ok::<(), pooled::PoolFull>(())
     /// ```
-    pub fn shrink(&mut self) -> usize {
-        self.storage.shrink(&self.ledger.free_head)
-    }
-
-    /// Creates an object in the slot at the head of the free list, or, when the list is empty,
-    /// in a slot the pool grows: `None` when it cannot.
-    #[inline]
-    fn create_with(&mut self, init: impl FnOnce(&mut T)) -> Option<Handle<T>> {
-        let head = self.ledger.free_head.get() as usize;
-        let Some(place) = self.storage.place_mut(head) else {
-            return self.create_grown(init);
-        };
-        // The slot stays on the free list until `init` returns, so that if it unwinds, resetting
-        // what it wrote is all there is to undo.
-        let next = place.slot.next_free();
-        let mut filling = Refilling {
-            slot: &mut *place.slot,
-            done: false,
-        };
-        let value = filling.slot.value_mut();
-        value.reset_at_reuse();
-        init(value);
-        filling.done = true;
-        drop(filling);
-        self.ledger.free_head.set(next);
-        bump(&self.ledger.created);
-        Some(self.ledger.occupy(&place.shared()))
-    }
-
-    #[cold]
-    fn create_grown(&mut self, init: impl FnOnce(&mut T)) -> Option<Handle<T>> {
-        let place = self.take(init)?;
-        Some(self.ledger.occupy(&place))
-    }
-
-    /// Takes a free slot (growing the pool if it may), hands its blank object to `init`, and
-    /// returns the slot, which the caller now owns: off the free list and not yet live. If
-    /// `init` panics, the slot is reset and goes back to the free list.
-    ///
-    /// Through `&self`, for leases: `init` may call `acquire` again, so the slot leaves the free
-    /// list before `init` runs.
-    #[inline]
-    fn take(&self, init: impl FnOnce(&mut T)) -> Option<Place<'_, &Slot<T>>> {
-        let index = match self.pop_free() {
-            Some(index) => index,
-            None if self.grow() => self.pop_free()?,
-            None => return None,
-        };
-        let place = self
-            .storage
-            .place(index)
-            .expect("free-list indices are in the pool");
-        let filling = Filling {
-            ledger: &self.ledger,
-            place: &place,
-        };
-        // SAFETY: the slot was just taken off the free list and is not live, so this function
-        // owns it: nothing else reaches it until it is made live or lent, after `init`.
-        let value = unsafe { place.slot.value_owned() };
-        value.reset_at_reuse();
-        init(value);
-        mem::forget(filling);
-        bump(&self.ledger.created);
-        Some(place)
-    }
-
-    /// Adds a chunk of free slots if the pool grows and has not reached its limit. The chunk is
-    /// built first and put at the head of the free list in one step afterwards: building it runs
-    /// the blank objects' code, which may lend and give back objects of this pool meanwhile.
-    #[cold]
-    fn grow(&self) -> bool {
-        let Some((first, last)) = self.storage.grow(blank::<T>) else {
-            return false;
-        };
-        let last = self
-            .storage
-            .slot(last as usize)
-            .expect("a grown chunk is in the pool");
-        last.set_next_free(self.ledger.free_head.get());
-        self.ledger.free_head.set(first);
-        true
-    }
-
-    /// Resets a live object and frees its slot, counting neither a release nor an eviction.
-    #[inline]
-    fn remove(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
-        let retired_at = self.storage.retired_at();
-        match self.storage.place_mut(handle.index()) {
-            Some(place) if place.slot.matches(handle) => {
-                place.slot.value_mut().reset_at_release();
-                self.ledger.vacate(&place.shared(), retired_at);
-                Ok(())
-            }
-            _ => Err(StaleHandle::new(handle)),
-        }
-    }
-
-    #[cold]
-    fn refuse(&self) -> PoolFull {
-        bump(&self.ledger.failed);
-        PoolFull::new(self.capacity())
-    }
-
-    #[cold]
-    #[track_caller]
-    fn panic_full(&self, name: &dyn fmt::Display) -> ! {
-        bump(&self.ledger.failed);
-        panic!(
-            "{name} is full: all {} slots are live (high water {}); raise `#[pool(size = N)]` or release objects sooner",
-            self.capacity(),
-            self.ledger.high_water.get(),
-        );
-    }
-}
-
-impl<T> Pool<T> {
-    /// The number of slots, live or not.
-    #[inline]
-    pub fn capacity(&self) -> usize {
-        self.storage.capacity()
-    }
-
-    /// The number of live objects: those reachable by handle. Leased objects are counted apart,
-    /// in [`Stats::leased`].
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.ledger.len.get()
-    }
-
-    /// Whether no object is live.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Whether no slot is free, so that [`create`](Pool::create) would fail (or, in a growing
-    /// pool, grow).
-    #[inline]
-    pub fn is_full(&self) -> bool {
-        !self.ledger.has_free()
+    pub fn least_important<K: Importance>(
+        &self,
+        mut importance: impl FnMut(&T) -> K,
+    ) -> Option<Handle<T>> {
+        let (handle, _) = self.iter().min_by_key(|(_, object)| importance(object))?;
+        Some(handle)
     }
 
     /// Occupancy and traffic figures for sizing the pool; see [`Stats`].
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Spark { heat: u32 }
+    /// let mut pool = SparkPool::new();
+    /// let spark = pool.try_create(|_| {})?;
+    /// pool.release(spark).unwrap();
+    /// let stats = pool.stats();
+    /// assert_eq!((stats.created, stats.released, stats.high_water), (1, 1, 1));
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
     pub fn stats(&self) -> Stats {
-        let ledger = &self.ledger;
-        let retired = ledger.retired.get();
+        let counts = &self.counts;
+        let (live, leased, retired) = (counts.live(), counts.leased(), counts.retired());
+        let capacity = self.capacity();
         Stats {
-            capacity: self.capacity(),
-            live: self.len(),
-            free: self.capacity() - self.len() - ledger.leased.get() - retired,
-            leased: ledger.leased.get(),
-            high_water: ledger.high_water.get(),
-            created: ledger.created.get(),
-            released: ledger.created.get()
-                - (self.len() + ledger.leased.get()) as u64
-                - ledger.evicted.get(),
-            failed: ledger.failed.get(),
-            evicted: ledger.evicted.get(),
+            capacity,
+            live,
+            leased,
+            free: capacity - live - leased - retired,
+            high_water: counts.high_water(),
+            created: counts.created(),
+            released: counts.created() - (live + leased) as u64 - counts.evicted(),
+            failed: counts.failed(),
+            evicted: counts.evicted(),
             chunks: self.storage.chunk_count(),
             retired,
         }
     }
 
-    fn pop_free(&self) -> Option<usize> {
-        let index = self.ledger.free_head.get();
-        if index == NIL {
+    /// Creates an object in the slot at the head of the free list; `None` when the list is
+    /// empty.
+    #[inline]
+    pub(crate) fn create_in_free_slot(&mut self, init: impl FnOnce(&mut T)) -> Option<Handle<T>> {
+        let index = self.free.head() as usize;
+        let Some((slot, bit)) = self.storage.first_mut(index) else {
+            return self.create_taken(init);
+        };
+        // The slot stays on the free list until `init` returns, so that if it unwinds,
+        // resetting what it wrote is all there is to undo.
+        let value = slot.value_mut();
+        value.reset_at_reuse();
+        let mut value = scopeguard::guard(value, T::reset_at_release);
+        init(&mut value);
+        ScopeGuard::into_inner(value);
+        self.free.pop_head(slot);
+        slot.mark_live();
+        bit.set();
+        self.counts.create();
+        Some(slot.handle(index))
+    }
+
+    /// [`create_in_free_slot`](Pool::create_in_free_slot) for a slot past the first chunk, or
+    /// none.
+    #[cold]
+    fn create_taken(&mut self, init: impl FnOnce(&mut T)) -> Option<Handle<T>> {
+        let (taken, index, bit) = self.take_free(init)?;
+        let slot = taken.into_live();
+        bit.set();
+        self.counts.create();
+        Some(slot.handle(index))
+    }
+
+    /// Takes the slot at the head of the free list, hands its blank object to `init`, and
+    /// returns it in the caller's charge, with its index and bit; `None` when the list is
+    /// empty. If `init` panics, the slot is reset and goes back to the free list.
+    ///
+    /// Through `&self`, for leases: `init` may acquire again, so the slot leaves the free list
+    /// before `init` runs.
+    #[inline]
+    fn take_free(&self, init: impl FnOnce(&mut T)) -> Option<(Taken<'_, T>, usize, Bit<'_>)> {
+        if self.free.is_empty() {
             return None;
         }
-        let index = index as usize;
-        let slot = self
+        let index = self.free.head() as usize;
+        let (slot, bit) = self
             .storage
-            .slot(index)
+            .slot_with_bit(index)
             .expect("free-list indices are in the pool");
-        self.ledger.free_head.set(slot.next_free());
-        Some(index)
+        self.free.pop_head(slot);
+        // SAFETY: the slot was just taken off the free list, so it is not live and nothing else
+        // has it.
+        let mut taken = unsafe { slot.take() };
+        taken.get_mut().reset_at_reuse();
+        let free = &self.free;
+        let mut taken = scopeguard::guard(taken, |mut taken| {
+            taken.get_mut().reset_at_release();
+            free.push(index, taken.into_slot());
+        });
+        init(taken.get_mut());
+        Some((ScopeGuard::into_inner(taken), index, bit))
+    }
+
+    /// Lends the object of a free slot, set up by `init`; `None` when no slot is free.
+    #[inline]
+    pub(crate) fn lend(&self, init: impl FnOnce(&mut T)) -> Option<Lease<'_, T>> {
+        let (taken, index, bit) = self.take_free(init)?;
+        self.counts.lend();
+        Some(Lease::new(taken, index, bit, &self.free, &self.counts))
+    }
+
+    /// Releases the live object `handle` names to make room, counting an eviction.
+    pub(crate) fn evict(&mut self, handle: Handle<T>) {
+        self.release(handle)
+            .expect("the object to evict was just found live");
+        self.counts.evict();
+    }
+
+    /// Adds a chunk of free slots, if the pool may hold more than it does and `limit` allows.
+    #[cold]
+    pub(crate) fn grow(&self, limit: usize) -> bool {
+        self.storage
+            .grow(limit.min(Self::MAX_CAPACITY), &self.free, blank::<T>)
+    }
+
+    /// Gives back the grown chunks whose every slot is free.
+    pub(crate) fn shrink_grown(&mut self) -> usize {
+        self.storage.shrink(&self.free)
+    }
+
+    /// Counts a refusal, and the error saying so.
+    #[cold]
+    pub(crate) fn refuse(&self) -> PoolFull {
+        self.counts.fail();
+        PoolFull::new(self.capacity())
+    }
+
+    /// Counts a refusal, and panics saying so.
+    #[cold]
+    #[track_caller]
+    pub(crate) fn panic_full(&self) -> ! {
+        self.counts.fail();
+        panic!(
+            "{} is full: all {} slots are in use (high water {}); raise `#[pool(size = N)]` or release objects sooner",
+            T::NAME,
+            self.capacity(),
+            self.counts.high_water(),
+        );
     }
 
     /// Sets the version of `handle`'s slot, counted from the pool's offset.
     #[cfg(test)]
     pub(crate) fn force_version(&self, handle: Handle<T>, version: u32) {
-        self.storage
-            .slot(handle.index())
-            .expect("a slot of this pool")
-            .force_version(self.storage.retired_at().wrapping_add(version));
+        self.storage.force_version(handle.index(), version);
     }
 
-    /// The version that `force_version(handle, version)` gives a slot: what a handle then holds.
+    /// The version that `force_version(handle, relative)` gives a slot: what a handle then
+    /// holds.
     #[cfg(test)]
     pub(crate) fn version_of(&self, relative: u32) -> u32 {
         self.storage.retired_at().wrapping_add(relative)
     }
 }
 
-/// Puts a slot back on the free list, reset, if `init` unwinds while `take` fills it.
-struct Filling<'a, 'b, T: Pooled> {
-    ledger: &'a Ledger,
-    place: &'a Place<'b, &'b Slot<T>>,
-}
-
-impl<T: Pooled> Drop for Filling<'_, '_, T> {
-    fn drop(&mut self) {
-        // SAFETY: `take` owns the slot, and `init`, which held the only reference to its object,
-        // has unwound.
-        unsafe { self.place.slot.value_owned() }.reset_at_release();
-        self.ledger.push_free(self.place);
-    }
-}
-
-/// Resets a slot that `create` fills in place, still on the free list, if `init` unwinds.
-struct Refilling<'a, T: Pooled> {
-    slot: &'a mut Slot<T>,
-    done: bool,
-}
-
-impl<T: Pooled> Drop for Refilling<'_, T> {
-    fn drop(&mut self) {
-        if !self.done {
-            self.slot.value_mut().reset_at_release();
-        }
-    }
-}
-
-impl<T: Pooled> Default for Pool<T> {
+impl<T: Pooled, S> Default for Pool<T, S> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-/// Shows the [`Stats`], not the objects.
-impl<T> fmt::Debug for Pool<T> {
+/// Shows the [`Stats`] under the pool's name, not the objects.
+impl<T: Pooled, S> fmt::Debug for Pool<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.stats().debug_as("Pool", f)
+        self.stats().debug_as(T::NAME, f)
     }
 }
 
-impl<'a, T: Pooled> IntoIterator for &'a Pool<T> {
+impl<'a, T: Pooled, S> IntoIterator for &'a Pool<T, S> {
     type Item = (Handle<T>, &'a T);
     type IntoIter = Iter<'a, T>;
 
@@ -808,7 +669,7 @@ impl<'a, T: Pooled> IntoIterator for &'a Pool<T> {
     }
 }
 
-impl<'a, T: Pooled> IntoIterator for &'a mut Pool<T> {
+impl<'a, T: Pooled, S> IntoIterator for &'a mut Pool<T, S> {
     type Item = (Handle<T>, &'a mut T);
     type IntoIter = IterMut<'a, T>;
 

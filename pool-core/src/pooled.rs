@@ -1,3 +1,4 @@
+use crate::Importance;
 use core::marker::PhantomData;
 
 /// A type that lives in a [`Pool`](crate::Pool): its default capacity, how to build it blank and
@@ -32,8 +33,15 @@ pub trait Pooled: Sized {
     /// The number of slots [`Pool::new`](crate::Pool::new) builds, from `#[pool(size = N)]`.
     const SIZE: usize;
 
-    /// Whether a full pool adds slots, from `#[pool(on_full = grow, max = M)]`.
-    const GROWTH: Growth = Growth::Fixed;
+    /// The pool's name, for messages and `Debug`: `ParticlePool` for `Particle`, or the
+    /// `#[pool(name = ...)]` given.
+    const NAME: &'static str = "Pool";
+
+    /// What a full pool does, from `#[pool(on_full = ...)]`: [`Fail`](crate::Fail),
+    /// [`Panic`](crate::Panic), [`Evict`](crate::Evict) or [`Grow`](crate::Grow). It is the
+    /// default strategy of [`Pool<Self>`](crate::Pool), so the derive's pool type and
+    /// `Pool<Self>` are the same type.
+    type Strategy;
 
     /// Builds a blank object, exactly as [`reset_at_release`](Pooled::reset_at_release) followed
     /// by [`reset_at_reuse`](Pooled::reset_at_reuse) would leave it (apart from retained capacity
@@ -47,15 +55,16 @@ pub trait Pooled: Sized {
     fn reset_at_reuse(&mut self);
 }
 
-/// Whether a full pool adds slots; see [`Pooled::GROWTH`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Growth {
-    /// The pool keeps the capacity it was built with.
-    Fixed,
-    /// When full, the pool adds a chunk of slots, up to this many slots in all: first as many as
-    /// it was built with (rounded up to a power of two), then twice as many each time. Existing
-    /// objects never move.
-    UpTo(usize),
+/// A pooled type that `#[pool(on_full = evict, evict_by = ...)]` ranks for eviction: the
+/// derive implements it from the `evict_by` measure.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no `evict_by` measure, so its pool cannot evict",
+    label = "`{Self}` does not implement `pooled::Evictable`",
+    note = "add `on_full = evict, evict_by = <measure>` to its `#[pool(...)]`"
+)]
+pub trait Evictable: Pooled {
+    /// How much the object matters: of the live objects, the one ranked lowest is evicted.
+    fn importance(&self) -> impl Importance + use<Self>;
 }
 
 /// Proof that the pool of `T` is the caller of [`Pooled::blank`].

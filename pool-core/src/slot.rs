@@ -8,11 +8,16 @@ pub(crate) const NIL: u32 = u32::MAX;
 /// Slot indices stay below this, so that `NIL` is never an index.
 pub(crate) const INDEX_END: usize = u32::MAX as usize - 1;
 
-/// One place in the pool: an object, built once and reused, and the bookkeeping of its lives.
+/// One place in a pool: an object, built once and reused, and the bookkeeping of its lives.
+///
+/// The slot's version says what the slot holds, as slotmap's does: odd while it holds a live
+/// object, even while it is free, lent to a lease, or retired. Every handle carries an odd
+/// version, so no handle ever matches a slot without a live object.
+///
+/// The unsafe contract is the slot's own: a live slot's object is borrowed only through the
+/// slot, shared by [`get`](Slot::get) or exclusively through `&mut Slot`; a slot that is not live
+/// is borrowed only by the one [`Taken`] made from it.
 pub(crate) struct Slot<T> {
-    /// Odd while the slot holds a live object, even otherwise (free, lent, or retired), as
-    /// slotmap's versions: a handle always carries an odd version, so no handle ever matches a
-    /// slot that holds no live object. Counted from the pool's offset (see `Versions`).
     version: Cell<u32>,
     /// The next slot of the free list while this one is on it; meaningless otherwise.
     next_free: Cell<u32>,
@@ -33,27 +38,87 @@ impl<T> Slot<T> {
         self.version.get()
     }
 
-    /// Whether `handle` names the slot's current object (the caller checks the index). Handles
-    /// carry odd versions only, so this is false for a slot without a live object.
+    /// Whether the slot holds a live object.
+    #[inline]
+    pub(crate) fn is_live(&self) -> bool {
+        self.version.get() & 1 == 1
+    }
+
+    /// Whether `handle` names the slot's object (the caller checks the index). Handles carry odd
+    /// versions only, so this is false for a slot without a live object.
     #[inline]
     pub(crate) fn matches(&self, handle: Handle<T>) -> bool {
         self.version.get() == handle.generation().get()
     }
 
-    /// The handle of the slot's current object.
+    /// The handle of the slot's live object.
     #[inline]
     pub(crate) fn handle(&self, index: usize) -> Handle<T> {
         debug_assert!(self.is_live(), "only a live object has a handle");
-        // A live slot's version is odd; `| 1` lets the compiler see that it is not zero.
-        let version = NonZeroU32::new(self.version.get() | 1).unwrap_or(NonZeroU32::MIN);
-        #[expect(clippy::cast_possible_truncation, reason = "indices fit in u32")]
+        // A live slot's version is odd, so this is the version itself, and not zero.
+        let version = NonZeroU32::MIN | self.version.get();
+        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
         Handle::new(index as u32, version)
     }
 
-    /// Whether the slot holds a live object.
+    /// The object `handle` names, shared; `None` unless the slot holds it (the caller checks
+    /// the index).
     #[inline]
-    pub(crate) fn is_live(&self) -> bool {
-        self.version.get() & 1 == 1
+    pub(crate) fn get(&self, handle: Handle<T>) -> Option<&T> {
+        if self.matches(handle) {
+            // SAFETY: the slot's version is the handle's, and every handle carries an odd
+            // version: the slot is live, which is all `get_unchecked` asks.
+            Some(unsafe { self.get_unchecked() })
+        } else {
+            None
+        }
+    }
+
+    /// The live object, shared, without looking at the version.
+    ///
+    /// # Safety
+    /// The slot must be live. A live slot's object is mutated only through `&mut Slot` (a
+    /// [`Taken`] exists only while the slot is not live), which cannot coexist with `&self`.
+    #[inline]
+    pub(crate) unsafe fn get_unchecked(&self) -> &T {
+        debug_assert!(self.is_live());
+        // SAFETY: the caller guarantees the slot is live, so no `&mut T` to its object exists
+        // while `&self` does (see above).
+        unsafe { &*self.value.get() }
+    }
+
+    /// The object, mutably, whatever the slot holds: `&mut self` makes the borrow exclusive.
+    #[inline]
+    pub(crate) fn value_mut(&mut self) -> &mut T {
+        self.value.get_mut()
+    }
+
+    /// The object `handle` names, mutably; `None` unless the slot holds it (the caller checks
+    /// the index).
+    #[inline]
+    pub(crate) fn get_mut(&mut self, handle: Handle<T>) -> Option<&mut T> {
+        if self.matches(handle) {
+            Some(self.value.get_mut())
+        } else {
+            None
+        }
+    }
+
+    /// Takes exclusive charge of the object of a slot that is not live, through `&self`: for an
+    /// object being filled, or lent to a lease.
+    ///
+    /// # Safety
+    /// The slot must not be live, and no other `Taken` of it may exist: it has just been taken
+    /// off the free list (or built), so nothing else reaches it until the `Taken` is gone.
+    #[inline]
+    pub(crate) unsafe fn take(&self) -> Taken<'_, T> {
+        debug_assert!(!self.is_live());
+        Taken {
+            // SAFETY: the slot is not live, so `get` does not read its object, and this is its
+            // only `Taken` (the caller's promise): no other reference to the object exists.
+            value: unsafe { &mut *self.value.get() },
+            slot: self,
+        }
     }
 
     /// Makes the slot live: its version turns odd, the version of the handle to its object.
@@ -65,7 +130,7 @@ impl<T> Slot<T> {
 
     /// Ends the life of the slot's object: its version turns even, so that no handle to that
     /// object matches it any more. Returns false when the slot has used up its versions (the
-    /// next one would be `retired_at`, where it started) and must be retired.
+    /// next is `retired_at`, where it started) and must be retired.
     #[inline]
     pub(crate) fn mark_dead(&self, retired_at: u32) -> bool {
         debug_assert!(self.is_live());
@@ -84,43 +149,47 @@ impl<T> Slot<T> {
         self.next_free.set(next);
     }
 
-    #[inline]
-    pub(crate) fn value_mut(&mut self) -> &mut T {
-        self.value.get_mut()
-    }
-
-    /// The object, shared.
-    ///
-    /// # Safety
-    /// No `&mut T` to this slot's object may exist for the returned lifetime. The pool upholds it
-    /// by calling this for live slots under `&Pool` (a live object is mutated only through
-    /// `&mut Pool`, which cannot coexist with that borrow), and for a slot a `Lease` owns, under
-    /// `&Lease`.
-    #[inline]
-    pub(crate) unsafe fn value(&self) -> &T {
-        // SAFETY: the caller guarantees that no mutable reference to the value exists.
-        unsafe { &*self.value.get() }
-    }
-
-    /// The object, mutably, through a shared reference to the slot.
-    ///
-    /// # Safety
-    /// The caller must own the slot exclusively for the returned lifetime: it is off the free
-    /// list and not live (taken by `create` or `acquire` and not yet made live, or held by a
-    /// `Lease`), so neither `get`, nor iteration, nor another `create` or `acquire` reaches it,
-    /// and the caller hands out no other reference to it meanwhile.
-    #[inline]
-    #[expect(
-        clippy::mut_from_ref,
-        reason = "exclusive ownership of the slot is the contract"
-    )]
-    pub(crate) unsafe fn value_owned(&self) -> &mut T {
-        // SAFETY: the caller owns the slot exclusively, so no other reference to the value exists.
-        unsafe { &mut *self.value.get() }
-    }
-
     #[cfg(test)]
     pub(crate) fn force_version(&self, version: u32) {
         self.version.set(version);
+    }
+}
+
+/// Exclusive charge of the object in a slot that is not live (see [`Slot::take`]): the object
+/// of a lease, or of a `create` or `acquire` running its `init`.
+pub(crate) struct Taken<'a, T> {
+    slot: &'a Slot<T>,
+    value: &'a mut T,
+}
+
+impl<'a, T> Taken<'a, T> {
+    #[inline]
+    pub(crate) fn get(&self) -> &T {
+        self.value
+    }
+
+    #[inline]
+    pub(crate) fn get_mut(&mut self) -> &mut T {
+        self.value
+    }
+
+    /// The slot in charge. Marking it live other than by [`into_live`](Taken::into_live) is
+    /// for a `Taken` that is not used again.
+    #[inline]
+    pub(crate) fn slot(&self) -> &'a Slot<T> {
+        self.slot
+    }
+
+    /// Gives up charge, making the slot live.
+    #[inline]
+    pub(crate) fn into_live(self) -> &'a Slot<T> {
+        self.slot.mark_live();
+        self.slot
+    }
+
+    /// Gives up charge, leaving the slot as it is (not live).
+    #[inline]
+    pub(crate) fn into_slot(self) -> &'a Slot<T> {
+        self.slot
     }
 }

@@ -1,7 +1,10 @@
 //! Engine tests that need its internals (forcing a generation) or must run under Miri without
 //! the derive.
 
-use crate::{Handle, Pool, PoolFull, PoolToken, Pooled, StaleHandle};
+use crate::{
+    Evict, Evictable, Fail, Grow, Handle, Importance, Pool, PoolFull, PoolToken, Pooled,
+    StaleHandle,
+};
 use alloc::rc::Rc;
 use alloc::vec::Vec;
 
@@ -13,6 +16,7 @@ struct Probe {
 
 impl Pooled for Probe {
     const SIZE: usize = 4;
+    type Strategy = Fail;
 
     fn blank(_: PoolToken<'_, Self>) -> Self {
         Probe::empty()
@@ -213,7 +217,7 @@ struct Grower(Probe);
 
 impl Pooled for Grower {
     const SIZE: usize = 3;
-    const GROWTH: crate::Growth = crate::Growth::UpTo(10);
+    type Strategy = Grow<10>;
 
     fn blank(_: PoolToken<'_, Self>) -> Self {
         Grower(Probe::empty())
@@ -305,14 +309,41 @@ fn a_chunk_with_a_retired_slot_is_never_given_back() {
     assert_eq!(pool.capacity(), 7);
 }
 
+/// `Probe` ranked by its value, for eviction.
+struct Voice(Probe);
+
+impl Pooled for Voice {
+    const SIZE: usize = 4;
+    type Strategy = Evict;
+
+    fn blank(_: PoolToken<'_, Self>) -> Self {
+        Voice(Probe::empty())
+    }
+
+    fn reset_at_release(&mut self) {
+        self.0.reset_at_release();
+    }
+
+    fn reset_at_reuse(&mut self) {
+        self.0.reset_at_reuse();
+    }
+}
+
+impl Evictable for Voice {
+    fn importance(&self) -> impl Importance + use<> {
+        self.0.value
+    }
+}
+
 #[test]
 fn evicting_takes_the_least_important_object() {
-    let mut pool = Pool::<Probe>::new();
+    let mut pool = Pool::<Voice>::new();
     let handles: Vec<_> = [5, 1, 7, 1]
         .into_iter()
-        .map(|v| filled(&mut pool, v))
+        .map(|v| pool.create(|p| p.0.value = v))
         .collect();
-    let new = pool.create_evicting(|p| p.value = 9, |p| p.value);
+    assert_eq!(pool.victim(), Some(handles[1]), "the lowest slot of equals");
+    let new = pool.create(|p| p.0.value = 9);
     assert_eq!(new.index(), handles[1].index());
     assert!(!pool.contains(handles[1]) && pool.contains(handles[3]));
     assert_eq!(pool.stats().evicted, 1);
@@ -415,6 +446,7 @@ fn a_reset_that_panics_in_a_lease_drop_leaves_the_object_live() {
 
     impl Pooled for Brittle {
         const SIZE: usize = 1;
+        type Strategy = Fail;
 
         fn blank(_: PoolToken<'_, Self>) -> Self {
             Brittle(0)
@@ -444,7 +476,7 @@ fn a_reset_that_panics_in_a_lease_drop_leaves_the_object_live() {
 }
 
 #[test]
-fn a_released_slot_keeps_its_bit_until_iteration_finds_it_free() {
+fn a_released_slot_is_not_iterated_and_a_lease_in_it_only_once_kept() {
     let mut pool = Pool::<Probe>::with_capacity(2);
     let a = filled(&mut pool, 1);
     let b = filled(&mut pool, 2);

@@ -1,28 +1,13 @@
 //! The intermediate form: the input struct with its attributes read, borrowing the syn nodes so
 //! that errors and generated code can point at the user's tokens.
 
-use crate::attr::{self, Container, Strategy};
+use crate::Derive;
+use crate::attr::{self, Container, FieldReset};
 use crate::errors::Errors;
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Index, Member, Type};
-
-/// Which derive is running: both read `#[pool(...)]`, with different rules.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Derive {
-    Pooled,
-    Reset,
-}
-
-impl Derive {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Derive::Pooled => "Pooled",
-            Derive::Reset => "Reset",
-        }
-    }
-}
 
 pub(crate) struct Input<'a> {
     pub(crate) node: &'a DeriveInput,
@@ -35,7 +20,7 @@ pub(crate) struct Input<'a> {
 pub(crate) struct Field<'a> {
     pub(crate) member: Member,
     pub(crate) ty: &'a Type,
-    pub(crate) strategy: Strategy,
+    pub(crate) reset: FieldReset,
 }
 
 impl Input<'_> {
@@ -67,7 +52,7 @@ impl<'a> Input<'a> {
                         Member::Named,
                     ),
                     ty: &field.ty,
-                    strategy: attr::field(&field.attrs, errors),
+                    reset: attr::field(&field.attrs, errors),
                 })
                 .collect(),
             Data::Enum(_) | Data::Union(_) => Vec::new(),

@@ -1,6 +1,6 @@
 //! Reading `#[pool(...)]` attributes.
 
-use crate::ast::Derive;
+use crate::Derive;
 use crate::errors::Errors;
 use proc_macro2::{Ident, Span, TokenTree};
 use syn::meta::ParseNestedMeta;
@@ -73,7 +73,7 @@ impl Container {
 }
 
 /// How one field is reset.
-pub(crate) enum Strategy {
+pub(crate) enum FieldReset {
     /// Through the field type's `Reset` implementation.
     Reset,
     /// `#[pool(reset = <expr>)]`: assigned the expression.
@@ -84,13 +84,13 @@ pub(crate) enum Strategy {
     Keep,
 }
 
-impl Strategy {
+impl FieldReset {
     fn key(&self) -> &'static str {
         match self {
-            Strategy::Reset => "",
-            Strategy::Value(_) => "reset",
-            Strategy::With(_) => "reset_with",
-            Strategy::Keep => "keep",
+            FieldReset::Reset => "",
+            FieldReset::Value(_) => "reset",
+            FieldReset::With(_) => "reset_with",
+            FieldReset::Keep => "keep",
         }
     }
 }
@@ -296,8 +296,8 @@ fn on_full_value(
 }
 
 /// Reads a field's `#[pool(...)]` attributes.
-pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> Strategy {
-    let mut strategy = Strategy::Reset;
+pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldReset {
+    let mut reset = FieldReset::Reset;
     for attr in pool_attrs(attrs) {
         let parsed = attr.parse_nested_meta(|meta| {
             let key = key(&meta);
@@ -308,7 +308,7 @@ pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> Strategy {
                         errors.at(span, "`reset` needs a value, such as `reset = 1.0`; without the attribute, the field is reset through its type's `pooled::Reset`");
                         return skip_value(&meta);
                     }
-                    Strategy::Value(meta.value()?.parse()?)
+                    FieldReset::Value(meta.value()?.parse()?)
                 }
                 "reset_with" => {
                     if !meta.input.peek(Token![=]) {
@@ -316,7 +316,7 @@ pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> Strategy {
                         return skip_value(&meta);
                     }
                     match meta.value()?.parse()? {
-                        Expr::Path(path) => Strategy::With(path),
+                        Expr::Path(path) => FieldReset::With(path),
                         other => {
                             errors.spanning(other, "`reset_with` takes the path of a function called as `f(&mut field)`, such as `reset_with = clear_tint`; to assign a value, use `reset = <expr>`");
                             return Ok(());
@@ -328,7 +328,7 @@ pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> Strategy {
                         errors.at(span, "`keep` takes no value: write `#[pool(keep)]`");
                         skip_value(&meta)?;
                     }
-                    Strategy::Keep
+                    FieldReset::Keep
                 }
                 "size" => {
                     errors.at(span, "`size` goes on the struct, not on a field: `#[pool(size = N)]` above `struct`");
@@ -343,8 +343,8 @@ pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> Strategy {
                     return skip_value(&meta);
                 }
             };
-            match strategy.key() {
-                "" => strategy = found,
+            match reset.key() {
+                "" => reset = found,
                 previous if previous == found.key() => {
                     errors.at(span, format_args!("duplicate `{previous}` on one field"));
                 }
@@ -362,7 +362,7 @@ pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> Strategy {
             errors.push(error);
         }
     }
-    strategy
+    reset
 }
 
 fn pool_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {

@@ -1,13 +1,14 @@
 //! Code generation: the `Pooled` or `Reset` impl, reset code field by field.
 
-use crate::ast::{Derive, Field, Input};
-use crate::attr::{Count, OnFull, Strategy};
+use crate::Derive;
+use crate::ast::{Field, Input};
+use crate::attr::{Count, FieldReset, OnFull};
 use crate::errors::Errors;
-use crate::{fallback, pool_type, valid};
-use proc_macro2::{TokenStream, TokenTree};
+use crate::{bound, fallback, pool_type, valid};
+use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{DeriveInput, Ident, WherePredicate};
+use syn::{DeriveInput, Ident};
 
 pub(crate) fn derive(node: &DeriveInput, derive: Derive) -> TokenStream {
     let mut errors = Errors::default();
@@ -26,7 +27,7 @@ fn impl_pooled(input: &Input<'_>) -> TokenStream {
     let krate = input.krate();
     let ident = &input.node.ident;
     let (impl_generics, ty_generics, _) = input.node.generics.split_for_impl();
-    let where_clause = where_clause(input, &krate);
+    let where_clause = bound::where_clause(input, &krate);
     let attrs = &input.attrs;
     let size = count(&attrs.size);
     // Free constants are evaluated even by `cargo check`; associated ones only when used.
@@ -39,19 +40,14 @@ fn impl_pooled(input: &Input<'_>) -> TokenStream {
             );
         });
     }
-    let growth = match (attrs.on_full(), &attrs.max) {
-        (OnFull::Grow, Some((_, max_count))) => {
-            let max = count(max_count);
-            // Literals were compared already; a constant is compared when evaluated.
-            if matches!(max_count, Count::Const(_)) || matches!(attrs.size, Count::Const(_)) {
-                checks.push(max_check(&max, &size));
-            }
-            Some(quote!(#krate::__private::Growth::UpTo(#max)))
+    if let (OnFull::Grow, Some((_, max_count))) = (attrs.on_full(), &attrs.max) {
+        // Literals were compared already; a constant is compared when evaluated.
+        if matches!(max_count, Count::Const(_)) || matches!(attrs.size, Count::Const(_)) {
+            checks.push(max_check(&count(max_count), &size));
         }
-        (OnFull::Grow, None) => Some(quote!(#krate::__private::Growth::UpTo(usize::MAX))),
-        _ => None,
     }
-    .map(|growth| quote!(const GROWTH: #krate::__private::Growth = #growth;));
+    let name = pool_type::name(input).to_string();
+    let strategy = pool_type::strategy(input);
     let blank = input.fields.iter().map(|field| field.blank(&krate));
     let at_release = input
         .fields
@@ -67,7 +63,8 @@ fn impl_pooled(input: &Input<'_>) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #krate::__private::Pooled for #ident #ty_generics #where_clause {
             const SIZE: usize = #size;
-            #growth
+            const NAME: &'static str = #name;
+            type Strategy = #strategy;
 
             #[inline]
             fn blank(_: #krate::__private::PoolToken<'_, Self>) -> Self {
@@ -85,7 +82,7 @@ fn impl_pooled(input: &Input<'_>) -> TokenStream {
             }
         }
     };
-    pool_type::expand(input, &pooled_impl, pool_type::Create::of(attrs))
+    pool_type::expand(input, &pooled_impl, where_clause.as_ref())
 }
 
 /// A checked `size` or `max`.
@@ -110,7 +107,7 @@ fn impl_reset(input: &Input<'_>) -> TokenStream {
     let krate = input.krate();
     let ident = &input.node.ident;
     let (impl_generics, ty_generics, _) = input.node.generics.split_for_impl();
-    let where_clause = where_clause(input, &krate);
+    let where_clause = bound::where_clause(input, &krate);
     let blank = input.fields.iter().map(|field| field.blank(&krate));
     let reset = input.fields.iter().map(|field| field.reset(&krate));
     quote! {
@@ -146,7 +143,7 @@ impl Field<'_> {
     /// The value of `#[pool(reset = <value>)]`, in one form wherever it is used, so that a type
     /// error in it is reported once, pointing at the value and the field's type.
     fn value(&self) -> TokenStream {
-        let Strategy::Value(value) = &self.strategy else {
+        let FieldReset::Value(value) = &self.reset else {
             unreachable!("only `reset = <value>` has a value")
         };
         let ty = self.ty;
@@ -166,43 +163,43 @@ impl Field<'_> {
     /// The whole reset, for `Reset::reset`.
     fn reset(&self, krate: &TokenStream) -> TokenStream {
         let member = &self.member;
-        match &self.strategy {
-            Strategy::Reset => {
+        match &self.reset {
+            FieldReset::Reset => {
                 let reset = self.reset_call(krate, "reset");
                 quote!(#reset(&mut self.#member);)
             }
-            Strategy::Value(_) => {
+            FieldReset::Value(_) => {
                 let value = self.value();
                 quote!(self.#member = #value;)
             }
-            Strategy::With(function) => {
+            FieldReset::With(function) => {
                 let field = self.field_arg();
                 quote! {{
                     let #field = &mut self.#member;
                     #function(#field);
                 }}
             }
-            Strategy::Keep => TokenStream::new(),
+            FieldReset::Keep => TokenStream::new(),
         }
     }
 
     /// What runs at release: fields that own something (the type needs drop), and `reset_with`
     /// functions, which are the user's code and run when the user expects a reset.
     fn reset_at_release(&self, krate: &TokenStream) -> TokenStream {
-        match &self.strategy {
-            Strategy::Reset => self.reset_half(krate, "reset_if_owned"),
-            Strategy::Value(_) => self.assign_if(&quote!(::core::mem::needs_drop)),
-            Strategy::With(_) => self.reset(krate),
-            Strategy::Keep => TokenStream::new(),
+        match &self.reset {
+            FieldReset::Reset => self.reset_half(krate, "reset_if_owned"),
+            FieldReset::Value(_) => self.assign_if(&quote!(::core::mem::needs_drop)),
+            FieldReset::With(_) => self.reset(krate),
+            FieldReset::Keep => TokenStream::new(),
         }
     }
 
     /// What runs at reuse, before `init`: plain data (the type does not need drop).
     fn reset_at_reuse(&self, krate: &TokenStream) -> TokenStream {
-        match &self.strategy {
-            Strategy::Reset => self.reset_half(krate, "reset_if_plain"),
-            Strategy::Value(_) => self.assign_if(&quote!(!::core::mem::needs_drop)),
-            Strategy::With(_) | Strategy::Keep => TokenStream::new(),
+        match &self.reset {
+            FieldReset::Reset => self.reset_half(krate, "reset_if_plain"),
+            FieldReset::Value(_) => self.assign_if(&quote!(!::core::mem::needs_drop)),
+            FieldReset::With(_) | FieldReset::Keep => TokenStream::new(),
         }
     }
 
@@ -225,13 +222,13 @@ impl Field<'_> {
     fn blank(&self, krate: &TokenStream) -> TokenStream {
         let member = &self.member;
         let ty = self.ty;
-        let value = match &self.strategy {
-            Strategy::Reset => {
+        let value = match &self.reset {
+            FieldReset::Reset => {
                 let blank = self.reset_call(krate, "blank");
                 quote!(#blank())
             }
-            Strategy::Value(_) => self.value(),
-            Strategy::With(function) => {
+            FieldReset::Value(_) => self.value(),
+            FieldReset::With(function) => {
                 let default =
                     quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default());
                 let field = self.field_arg();
@@ -242,44 +239,12 @@ impl Field<'_> {
                     __pooled_blank
                 }}
             }
-            Strategy::Keep => {
+            FieldReset::Keep => {
                 quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default())
             }
         };
         quote!(#member: #value)
     }
-}
-
-/// The struct's where clause, plus a bound for each field type that mentions a type parameter:
-/// `Reset` where the field is reset through it, `Default` where it is built from it.
-fn where_clause(input: &Input<'_>, krate: &TokenStream) -> Option<syn::WhereClause> {
-    let generics = &input.node.generics;
-    let params: Vec<&Ident> = generics.type_params().map(|param| &param.ident).collect();
-    let mut clause = generics.where_clause.clone();
-    for field in &input.fields {
-        if params.is_empty() || !mentions(field.ty.to_token_stream(), &params) {
-            continue;
-        }
-        let ty = field.ty;
-        let predicate: WherePredicate = match field.strategy {
-            Strategy::Reset => syn::parse_quote!(#ty: #krate::__private::Reset),
-            Strategy::With(_) | Strategy::Keep => syn::parse_quote!(#ty: ::core::default::Default),
-            Strategy::Value(_) => continue,
-        };
-        clause
-            .get_or_insert_with(|| syn::parse_quote!(where))
-            .predicates
-            .push(predicate);
-    }
-    clause
-}
-
-fn mentions(tokens: TokenStream, params: &[&Ident]) -> bool {
-    tokens.into_iter().any(|token| match token {
-        TokenTree::Ident(ident) => params.iter().any(|param| ident == **param),
-        TokenTree::Group(group) => mentions(group.stream(), params),
-        TokenTree::Punct(_) | TokenTree::Literal(_) => false,
-    })
 }
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
 //! What a derive emits when the input has errors: the errors, and stubs that keep the rest of the
 //! user's code compiling, so that only the real errors are reported (thiserror's approach).
 
-use crate::ast::{Derive, Input};
-use crate::pool_type::{self, Create};
+use crate::Derive;
+use crate::ast::Input;
+use crate::pool_type;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -14,10 +15,13 @@ pub(crate) fn expand(input: &Input<'_>, error: &syn::Error) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = node.generics.split_for_impl();
     match input.derive {
         Derive::Pooled => {
+            // The strategy the user asked for, so that calls to its `create` add no errors.
+            let strategy = pool_type::strategy(input);
             let stub = quote! {
                 #[automatically_derived]
                 impl #impl_generics #krate::__private::Pooled for #ident #ty_generics #where_clause {
                     const SIZE: usize = 0;
+                    type Strategy = #strategy;
 
                     fn blank(_: #krate::__private::PoolToken<'_, Self>) -> Self {
                         ::core::unreachable!()
@@ -32,8 +36,7 @@ pub(crate) fn expand(input: &Input<'_>, error: &syn::Error) -> TokenStream {
                     }
                 }
             };
-            // The `create` the user asked for, so that calls to it add no errors of their own.
-            let pool = pool_type::expand(input, &stub, Create::of(&input.attrs));
+            let pool = pool_type::expand(input, &stub, where_clause);
             quote!(#error #pool)
         }
         Derive::Reset => quote! {

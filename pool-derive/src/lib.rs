@@ -13,6 +13,7 @@ extern crate proc_macro;
 
 mod ast;
 mod attr;
+mod bound;
 mod errors;
 mod expand;
 mod fallback;
@@ -24,6 +25,22 @@ mod valid;
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
+/// Which derive is running: both read `#[pool(...)]`, with different rules.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Derive {
+    Pooled,
+    Reset,
+}
+
+impl Derive {
+    fn name(self) -> &'static str {
+        match self {
+            Derive::Pooled => "Pooled",
+            Derive::Reset => "Reset",
+        }
+    }
+}
+
 /// Generates `FooPool`, a fixed-size pool of `Foo`, and implements `pooled::Pooled` for `Foo`.
 ///
 /// The struct takes `#[pool(size = N)]`, the number of objects built up front. Each field is
@@ -32,7 +49,7 @@ use syn::{DeriveInput, parse_macro_input};
 #[proc_macro_derive(Pooled, attributes(pool))]
 pub fn derive_pooled(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    expand::derive(&input, ast::Derive::Pooled).into()
+    expand::derive(&input, Derive::Pooled).into()
 }
 
 /// Implements `pooled::Reset` field by field, for types held in pooled objects.
@@ -42,5 +59,5 @@ pub fn derive_pooled(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(Reset, attributes(pool))]
 pub fn derive_reset(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    expand::derive(&input, ast::Derive::Reset).into()
+    expand::derive(&input, Derive::Reset).into()
 }

@@ -1,101 +1,105 @@
-//! The typed pool `FooPool` that `#[derive(Pooled)]` generates next to `Foo`: a newtype over the
-//! runtime's `Pool<Foo>`. Its methods, which forward to the engine, are written once in the
-//! runtime (`__pool_methods!`); this generates the type, its docs, and the invocation.
+//! The pool type `FooPool` that `#[derive(Pooled)]` generates next to `Foo`: an alias of the
+//! runtime's `Pool<Foo, Strategy>`, whose methods are documented once there; and, for
+//! `on_full = evict`, the `Evictable` impl that carries the `evict_by` measure.
 
 use crate::ast::Input;
-use crate::attr::{Container, OnFull};
+use crate::attr::{Count, OnFull};
 use proc_macro2::{Group, Span, TokenStream, TokenTree};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{Expr, Generics, WhereClause};
+use syn::{GenericParam, Ident, WhereClause};
 
-/// What the generated `create` does when the pool is full.
-#[derive(Clone, Copy)]
-pub(crate) enum Create<'a> {
-    Fail,
-    Panic,
-    /// With the `evict_by` measure; `None` only in the fallback, which never runs.
-    Evict(Option<&'a Expr>),
-    Grow,
+/// The pool type's name: `FooPool`, or `name = ...`.
+pub(crate) fn name(input: &Input<'_>) -> Ident {
+    let ident = &input.node.ident;
+    (input.attrs.name.clone())
+        .unwrap_or_else(|| format_ident!("{}Pool", ident, span = ident.span()))
 }
 
-impl<'a> Create<'a> {
-    pub(crate) fn of(attrs: &'a Container) -> Self {
-        match attrs.on_full() {
-            OnFull::Fail => Create::Fail,
-            OnFull::Panic => Create::Panic,
-            OnFull::Evict => Create::Evict(attrs.evict_by.as_ref().and_then(|(_, by)| by.as_ref())),
-            OnFull::Grow => Create::Grow,
-        }
-    }
-
-    fn when_full(self) -> &'static str {
-        match self {
-            Create::Fail => "When it is full, `create` returns an error and changes nothing.",
-            Create::Panic => "When it is full, `create` panics: size it so that it never fills.",
-            Create::Evict(_) => {
-                "When it is full, `create` evicts the least important live object (`evict_by`) and reuses its slot."
-            }
-            Create::Grow => {
-                "When it is full, `create` adds a chunk of slots, up to `max`; no object ever moves, and `shrink` gives back chunks with no live object."
-            }
-        }
+/// The strategy marker type, from `on_full` (and `max`).
+pub(crate) fn strategy(input: &Input<'_>) -> TokenStream {
+    let krate = input.krate();
+    match input.attrs.on_full() {
+        OnFull::Fail => quote!(#krate::Fail),
+        OnFull::Panic => quote!(#krate::Panic),
+        OnFull::Evict => quote!(#krate::Evict),
+        OnFull::Grow => match &input.attrs.max {
+            Some((_, Count::Literal(max))) => quote!(#krate::Grow<#max>),
+            Some((_, Count::Const(max))) => quote!(#krate::Grow<{ #max }>),
+            _ => quote!(#krate::Grow),
+        },
     }
 }
 
-/// The pool type, and in one anonymous const `pooled_impl` (the `Pooled` impl for the struct, or
-/// its fallback stub) and the pool's methods.
+fn when_full(on_full: OnFull) -> &'static str {
+    match on_full {
+        OnFull::Fail => "When it is full, `create` returns an error and changes nothing.",
+        OnFull::Panic => "When it is full, `create` panics: size it so that it never fills.",
+        OnFull::Evict => {
+            "When it is full, `create` evicts the least important live object (`evict_by`) and reuses its slot."
+        }
+        OnFull::Grow => {
+            "When it is full, `create` adds a chunk of slots, up to `max`; no object ever moves, and `shrink` gives back chunks with no object in use."
+        }
+    }
+}
+
+/// The pool type alias, and in one anonymous const `pooled_impl` (the `Pooled` impl for the
+/// struct, or its fallback stub) and, for `on_full = evict`, the `Evictable` impl, under the
+/// same `where_clause` as `pooled_impl`.
 pub(crate) fn expand(
     input: &Input<'_>,
     pooled_impl: &TokenStream,
-    create: Create<'_>,
+    where_clause: Option<&WhereClause>,
 ) -> TokenStream {
     let node = input.node;
     let krate = input.krate();
     let vis = input.attrs.vis.as_ref().unwrap_or(&node.vis);
     let ident = &node.ident;
-    let pool = (input.attrs.name.clone())
-        .unwrap_or_else(|| format_ident!("{}Pool", ident, span = ident.span()));
-    let generics = &node.generics;
-    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let object = quote!(#ident #ty_generics);
-    let mut pool_where = where_clause
-        .cloned()
-        .unwrap_or_else(|| syn::parse_quote!(where));
-    pool_where
-        .predicates
-        .push(syn::parse_quote!(#object: #krate::__private::Pooled));
-    let mut borrowed = generics.clone();
-    borrowed.params.insert(0, syn::parse_quote!('__pool));
-    let (borrowed_impl_generics, _, _) = borrowed.split_for_impl();
-
-    let engine = format!("{}::Pool", quote!(#krate).to_string().replace(' ', ""));
+    let pool = name(input);
+    let (_, ty_generics, _) = node.generics.split_for_impl();
+    // An alias takes the parameters without their bounds, which it would not enforce.
+    let params = node.generics.params.iter().map(|param| match param {
+        GenericParam::Type(param) => {
+            let (ident, default) = (&param.ident, param.default.as_ref());
+            let default = default.map(|(eq, ty)| quote!(#eq #ty));
+            quote!(#ident #default)
+        }
+        GenericParam::Const(param) => {
+            let (ident, ty, default) = (&param.ident, &param.ty, param.default.as_ref());
+            let default = default.map(|(eq, value)| quote!(#eq #value));
+            quote!(const #ident: #ty #default)
+        }
+        GenericParam::Lifetime(param) => param.to_token_stream(),
+    });
+    let strategy = strategy(input);
+    let path = quote!(#krate).to_string().replace(' ', "");
+    let path = path.trim_start_matches("::");
+    let object = quote!(#ident #ty_generics)
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace(" ,", ",");
     let doc = format!(
-        "A pool of [`{ident}`] objects, generated by `#[derive(Pooled)]`.\n\n\
+        "A pool of [`{ident}`] objects, generated by `#[derive(Pooled)]`: \
+         [`Pool`]({path}::Pool)`<{object}, {}>`.\n\n\
          It builds every object up front, blank, in one allocation, and hands them out by \
-         handle. {} Its methods forward to [`Pool`]({}), where they are documented in full.",
-        create.when_full(),
-        engine.trim_start_matches("::"),
+         handle. {} [`Pool`]({path}::Pool) documents its methods.",
+        strategy
+            .to_string()
+            .rsplit("::")
+            .next()
+            .unwrap_or_default()
+            .replace(' ', ""),
+        when_full(input.attrs.on_full()),
     );
-    let (create_spec, importance) = match create {
-        Create::Fail => (quote!(fail), None),
-        Create::Panic => (quote!(panic), None),
-        Create::Evict(measure) => (
-            quote!(evict(importance)),
-            Some(importance_fn(
-                &krate,
-                generics,
-                &object,
-                &pool_where,
-                measure,
-            )),
-        ),
-        Create::Grow => (quote!(grow), None),
-    };
-    let name = pool.to_string();
+    let evictable =
+        (input.attrs.on_full() == OnFull::Evict).then(|| evictable(input, where_clause));
     quote! {
         #[doc = #doc]
-        #vis struct #pool #generics (#krate::__private::Pool<#object>) #where_clause;
+        // Code may name the pool `Pool<Foo>` and never this.
+        #[allow(dead_code)]
+        #vis type #pool <#(#params),*> = #krate::Pool<#ident #ty_generics, #strategy>;
 
         #[doc(hidden)]
         const _: () = {
@@ -103,54 +107,47 @@ pub(crate) fn expand(
 
             #pooled_impl
 
-            #importance
-
-            #krate::__private::pool_methods! {
-                pool: #pool,
-                name: #name,
-                object: #object,
-                impl: [#impl_generics],
-                generics: [#ty_generics],
-                where: [#pool_where],
-                borrowed: [#borrowed_impl_generics],
-                debug_where: [#where_clause],
-                create: #create_spec
-            }
+            #evictable
         };
     }
 }
 
-/// `importance(&object)`, the `evict_by` measure as a function that both `create` and `victim`
-/// pass on. Its return type checks, once and at the measure, that the measure ranks totally.
-fn importance_fn(
-    krate: &TokenStream,
-    generics: &Generics,
-    object: &TokenStream,
-    pool_where: &WhereClause,
-    measure: Option<&Expr>,
-) -> TokenStream {
-    let (impl_generics, _, _) = generics.split_for_impl();
-    let params = generics
+/// `Evictable` for the struct, from the `evict_by` measure. Its return type checks, once and
+/// at the measure, that the measure ranks totally.
+fn evictable(input: &Input<'_>, where_clause: Option<&WhereClause>) -> TokenStream {
+    let krate = input.krate();
+    let node = input.node;
+    let ident = &node.ident;
+    let (impl_generics, ty_generics, _) = node.generics.split_for_impl();
+    let params = node
+        .generics
         .type_params()
         .map(|param| &param.ident)
-        .chain(generics.const_params().map(|param| &param.ident));
-    let signature = |span: Span| {
-        quote_spanned! {span=>
-            fn importance #impl_generics (object: &#object)
-                -> impl #krate::__private::Importance + use<#(#params),*> #pool_where
-        }
+        .chain(node.generics.const_params().map(|param| &param.ident));
+    let measure = input
+        .attrs
+        .evict_by
+        .as_ref()
+        .and_then(|(_, by)| by.as_ref());
+    let span = measure.map_or_else(Span::call_site, Spanned::span);
+    let signature = quote_spanned! {span=>
+        fn importance(&self) -> impl #krate::__private::Importance + use<#(#params),*>
     };
-    let Some(measure) = measure else {
-        let signature = signature(Span::call_site());
-        return quote!(#signature {});
-    };
-    let span = measure.span();
-    let signature = signature(span);
-    let krate = respan(krate.clone(), span);
-    quote_spanned! {span=>
-        #[inline]
-        #signature {
-            #krate::__private::measure(#measure, object)
+    // Without a measure, the fallback's stub: never called.
+    let body = measure.map_or_else(
+        || quote!(0u8),
+        |measure| {
+            let krate = respan(krate.clone(), span);
+            quote_spanned!(span=> #krate::__private::measure(#measure, self))
+        },
+    );
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::__private::Evictable for #ident #ty_generics #where_clause {
+            #[inline]
+            #signature {
+                #body
+            }
         }
     }
 }

@@ -2,7 +2,7 @@
 //! compared with its checked-in `.expanded.rs`, so that a change to the generated code is
 //! reviewed like any other code. `UPDATE_EXPANSIONS=1 cargo test -p pool-derive` rewrites them.
 
-use crate::ast::Derive;
+use crate::Derive;
 use crate::expand;
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,7 @@
 //! The rules that look at the input as a whole rather than at one attribute.
 
-use crate::ast::{Derive, Input};
+use crate::Derive;
+use crate::ast::Input;
 use crate::attr::{Count, OnFull};
 use crate::errors::Errors;
 use syn::Data;

@@ -5,7 +5,9 @@
 //! released handle resolving to nothing, `len`, `stats()` and iteration right, and a shared `Rc`
 //! held by exactly the live objects, so that no released object kept its reference.
 
-use pooled::{Handle, Lease, PoolFull, Pooled, StaleHandle, Stats, TotalOrder};
+use pooled::{
+    Evict, Evictable, Fail, Grow, Handle, Lease, Panic, Pool, PoolFull, Pooled, TotalOrder,
+};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
@@ -82,7 +84,7 @@ impl Op {
 }
 
 /// What the objects of every pool under test hold.
-pub(crate) trait Object {
+pub(crate) trait Object: Pooled {
     /// Sets the object up as `id`, holding a clone of `held`.
     fn fill(&mut self, id: u64, held: &Rc<()>);
     /// Makes the object `id`, keeping what it holds.
@@ -106,33 +108,107 @@ pub(crate) enum Created<T> {
     Panicked,
 }
 
-/// A generated pool, seen through the operations the model checks.
-pub(crate) trait Subject: Sized {
-    type Object: Object + Pooled;
-    fn new() -> Self;
-    fn create(&mut self, id: u64, held: &Rc<()>) -> Created<Self::Object>;
-    fn create_panicking(&mut self, id: u64, held: &Rc<()>);
-    fn acquire<'a>(&'a self, id: u64, held: &Rc<()>) -> Result<Lease<'a, Self::Object>, PoolFull>;
-    fn get(&self, handle: Handle<Self::Object>) -> Option<&Self::Object>;
-    fn get_mut(&mut self, handle: Handle<Self::Object>) -> Option<&mut Self::Object>;
-    fn contains(&self, handle: Handle<Self::Object>) -> bool;
-    fn release(&mut self, handle: Handle<Self::Object>) -> Result<(), StaleHandle>;
-    fn retain(&mut self, keep: impl FnMut(&mut Self::Object) -> bool);
-    fn release_all(&mut self);
-    fn live(&self) -> Vec<(Handle<Self::Object>, u64)>;
-    fn len(&self) -> usize;
-    fn is_full(&self) -> bool;
-    fn stats(&self) -> Stats;
-    /// The live object an evicting `create` would cut now; `None` for other strategies.
-    fn victim(&self) -> Option<Handle<Self::Object>>;
-    /// `shrink()` where the pool grows; 0 elsewhere.
-    fn shrink(&mut self) -> usize;
+/// The methods the model calls that differ by strategy, for `Pool<T, Self>`.
+pub(crate) trait Strategy<T: Object>: Sized {
+    fn create(pool: &mut Pool<T, Self>, id: u64, held: &Rc<()>) -> Created<T>;
+    /// The strategy's `acquire`, or `try_acquire` where `acquire` would panic.
+    fn acquire<'a>(
+        pool: &'a Pool<T, Self>,
+        id: u64,
+        held: &Rc<()>,
+    ) -> Result<Lease<'a, T>, PoolFull>;
+    /// The live object an evicting `create` would cut now.
+    fn victim(_: &Pool<T, Self>) -> Option<Handle<T>> {
+        None
+    }
+    /// `shrink()` where the pool grows.
+    fn shrink(_: &mut Pool<T, Self>) -> usize {
+        0
+    }
 }
 
-/// Declares a pooled struct and implements [`Object`] and [`Subject`] for it and its pool.
+fn created<T>(result: Result<Handle<T>, PoolFull>) -> Created<T> {
+    result.map_or(Created::Full, Created::Live)
+}
+
+impl<T: Object> Strategy<T> for Fail {
+    fn create(pool: &mut Pool<T, Self>, id: u64, held: &Rc<()>) -> Created<T> {
+        created(pool.create(|o| o.fill(id, held)))
+    }
+
+    fn acquire<'a>(
+        pool: &'a Pool<T, Self>,
+        id: u64,
+        held: &Rc<()>,
+    ) -> Result<Lease<'a, T>, PoolFull> {
+        pool.acquire(|o| o.fill(id, held))
+    }
+}
+
+impl<T: Object> Strategy<T> for Panic {
+    fn create(pool: &mut Pool<T, Self>, id: u64, held: &Rc<()>) -> Created<T> {
+        let full = pool.is_full();
+        match catch_unwind(AssertUnwindSafe(|| pool.create(|o| o.fill(id, held)))) {
+            Ok(handle) => Created::Live(handle),
+            Err(_) if full => Created::Panicked,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    }
+
+    fn acquire<'a>(
+        pool: &'a Pool<T, Self>,
+        id: u64,
+        held: &Rc<()>,
+    ) -> Result<Lease<'a, T>, PoolFull> {
+        pool.try_acquire(|o| o.fill(id, held))
+    }
+}
+
+impl<T: Object + Evictable> Strategy<T> for Evict {
+    fn create(pool: &mut Pool<T, Self>, id: u64, held: &Rc<()>) -> Created<T> {
+        Created::Live(pool.create(|o| o.fill(id, held)))
+    }
+
+    fn acquire<'a>(
+        pool: &'a Pool<T, Self>,
+        id: u64,
+        held: &Rc<()>,
+    ) -> Result<Lease<'a, T>, PoolFull> {
+        pool.acquire(|o| o.fill(id, held))
+    }
+
+    fn victim(pool: &Pool<T, Self>) -> Option<Handle<T>> {
+        pool.victim()
+    }
+}
+
+impl<T: Object, const MAX: usize> Strategy<T> for Grow<MAX> {
+    fn create(pool: &mut Pool<T, Self>, id: u64, held: &Rc<()>) -> Created<T> {
+        created(pool.create(|o| o.fill(id, held)))
+    }
+
+    fn acquire<'a>(
+        pool: &'a Pool<T, Self>,
+        id: u64,
+        held: &Rc<()>,
+    ) -> Result<Lease<'a, T>, PoolFull> {
+        pool.acquire(|o| o.fill(id, held))
+    }
+
+    fn shrink(pool: &mut Pool<T, Self>) -> usize {
+        pool.shrink()
+    }
+}
+
+/// The live objects' handles and ids, by iteration.
+fn live_objects<T: Object, S>(pool: &Pool<T, S>) -> Vec<(Handle<T>, u64)> {
+    pool.iter().map(|(h, o)| (h, o.id())).collect()
+}
+
+/// Declares a pooled struct with the given `#[pool(...)]` and implements [`Object`] for it.
 #[macro_export]
-macro_rules! subject {
-    ($object:ident, $pool:ident, [$($attr:tt)*], create: $create:expr, victim: $victim:expr, shrink: $shrink:expr) => {
+macro_rules! object {
+    ($object:ident, [$($attr:tt)*]) => {
         #[derive(pooled::Pooled)]
         #[pool($($attr)*)]
         pub(crate) struct $object {
@@ -160,100 +236,6 @@ macro_rules! subject {
 
             fn is(&self, id: u64) -> bool {
                 self.id == id && self.tag == [id] && self.held.is_some()
-            }
-
-        }
-
-        impl $crate::model::Subject for $pool {
-            type Object = $object;
-
-            fn new() -> Self {
-                $pool::new()
-            }
-
-            fn create(
-                &mut self,
-                id: u64,
-                held: &std::rc::Rc<()>,
-            ) -> $crate::model::Created<$object> {
-                let create: fn(&mut Self, u64, &std::rc::Rc<()>) -> $crate::model::Created<$object> =
-                    $create;
-                create(self, id, held)
-            }
-
-            fn create_panicking(&mut self, id: u64, held: &std::rc::Rc<()>) {
-                let _ = self.try_create_or_full(|o| {
-                    $crate::model::Object::fill(o, id, held);
-                    panic!("init panics on purpose");
-                });
-            }
-
-            fn acquire<'a>(
-                &'a self,
-                id: u64,
-                held: &std::rc::Rc<()>,
-            ) -> Result<pooled::Lease<'a, $object>, pooled::PoolFull> {
-                self.0.acquire(|o| $crate::model::Object::fill(o, id, held))
-            }
-
-            fn get(&self, handle: pooled::Handle<$object>) -> Option<&$object> {
-                $pool::get(self, handle)
-            }
-
-            fn get_mut(&mut self, handle: pooled::Handle<$object>) -> Option<&mut $object> {
-                $pool::get_mut(self, handle)
-            }
-
-            fn contains(&self, handle: pooled::Handle<$object>) -> bool {
-                $pool::contains(self, handle)
-            }
-
-            fn release(&mut self, handle: pooled::Handle<$object>) -> Result<(), pooled::StaleHandle> {
-                $pool::release(self, handle)
-            }
-
-            fn retain(&mut self, keep: impl FnMut(&mut $object) -> bool) {
-                $pool::retain(self, keep);
-            }
-
-            fn release_all(&mut self) {
-                $pool::release_all(self);
-            }
-
-            fn live(&self) -> Vec<(pooled::Handle<$object>, u64)> {
-                self.iter().map(|(h, o)| (h, o.id)).collect()
-            }
-
-            fn len(&self) -> usize {
-                $pool::len(self)
-            }
-
-            fn is_full(&self) -> bool {
-                $pool::is_full(self)
-            }
-
-            fn stats(&self) -> pooled::Stats {
-                $pool::stats(self)
-            }
-
-            fn victim(&self) -> Option<pooled::Handle<$object>> {
-                let victim: fn(&Self) -> Option<pooled::Handle<$object>> = $victim;
-                victim(self)
-            }
-
-            fn shrink(&mut self) -> usize {
-                let shrink: fn(&mut Self) -> usize = $shrink;
-                shrink(self)
-            }
-        }
-
-        impl $pool {
-            /// `create` without the strategy, for the panicking `init`: the engine's own.
-            fn try_create_or_full(
-                &mut self,
-                init: impl FnOnce(&mut $object),
-            ) -> Result<pooled::Handle<$object>, pooled::PoolFull> {
-                self.0.create(init)
             }
         }
     };
@@ -326,10 +308,14 @@ impl<T> Model<T> {
 
 /// Handles from `count` creations in `pool`, every third released and its slot filled again, so
 /// that the handles are of several versions, live and dead.
-fn issue<S: Subject>(pool: &mut S, count: u64, held: &Rc<()>) -> Vec<Handle<S::Object>> {
+fn issue<T: Object, S: Strategy<T>>(
+    pool: &mut Pool<T, S>,
+    count: u64,
+    held: &Rc<()>,
+) -> Vec<Handle<T>> {
     let mut handles = Vec::new();
     for id in 0..count {
-        if let Created::Live(handle) = pool.create(id, held) {
+        if let Created::Live(handle) = S::create(pool, id, held) {
             handles.push(handle);
             if id % 3 == 0 {
                 pool.release(handle).expect("just created");
@@ -339,17 +325,21 @@ fn issue<S: Subject>(pool: &mut S, count: u64, held: &Rc<()>) -> Vec<Handle<S::O
     handles
 }
 
-/// Runs `ops` on a fresh pool and the model, checking them after every step.
-pub(crate) fn run<S: Subject>(ops: &[Op]) {
+/// Runs `ops` on a fresh `Pool<T>` (the derive's pool type) and the model, checking them after
+/// every step.
+pub(crate) fn run<T: Object>(ops: &[Op])
+where
+    T::Strategy: Strategy<T>,
+{
     quiet_panics();
     let elsewhere = Rc::new(());
-    let mut replaced = S::new();
+    let mut replaced = Pool::<T>::new();
     let mut foreign = issue(&mut replaced, 12, &elsewhere);
     drop(replaced);
-    let mut pool = S::new();
-    let mut other = S::new();
+    let mut pool = Pool::<T>::new();
+    let mut other = Pool::<T>::new();
     foreign.extend(issue(&mut other, 12, &elsewhere));
-    let mut model: Model<S::Object> = Model {
+    let mut model: Model<T> = Model {
         live: HashMap::new(),
         dead: VecDeque::new(),
         foreign,
@@ -371,7 +361,7 @@ pub(crate) fn run<S: Subject>(ops: &[Op]) {
     assert_eq!(Rc::strong_count(&elsewhere), 1);
 }
 
-fn apply<S: Subject>(pool: &mut S, model: &mut Model<S::Object>, op: Op) {
+fn apply<T: Object, S: Strategy<T>>(pool: &mut Pool<T, S>, model: &mut Model<T>, op: Op) {
     match op {
         Op::Create { id } => create(pool, model, id),
         Op::Get { pick } => {
@@ -430,14 +420,14 @@ fn apply<S: Subject>(pool: &mut S, model: &mut Model<S::Object>, op: Op) {
         Op::Lease { count, keep } => lease(pool, model, count, keep),
         Op::Shrink => {
             let before = pool.stats().capacity;
-            let freed = pool.shrink();
+            let freed = S::shrink(pool);
             assert_eq!(pool.stats().capacity, before - freed, "shrink({freed})");
         }
         Op::Foreign { pick, leased } => {
             let handle = model.foreign[pick % model.foreign.len()];
             {
                 let lease = leased
-                    .then(|| pool.acquire(9999, &model.held).ok())
+                    .then(|| S::acquire(pool, 9999, &model.held).ok())
                     .flatten();
                 assert!(pool.get(handle).is_none(), "foreign {handle:?} reached");
                 assert!(!pool.contains(handle));
@@ -448,7 +438,12 @@ fn apply<S: Subject>(pool: &mut S, model: &mut Model<S::Object>, op: Op) {
         }
         Op::PanicInInit { id } => {
             let full = pool.is_full();
-            let result = catch_unwind(AssertUnwindSafe(|| pool.create_panicking(id, &model.held)));
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                pool.try_create(|o| {
+                    o.fill(id, &model.held);
+                    panic!("init panics on purpose");
+                })
+            }));
             // A full pool that cannot grow never calls `init`; the checks after the step show
             // that nothing changed either way.
             assert!(
@@ -459,9 +454,9 @@ fn apply<S: Subject>(pool: &mut S, model: &mut Model<S::Object>, op: Op) {
     }
 }
 
-fn create<S: Subject>(pool: &mut S, model: &mut Model<S::Object>, id: u64) {
+fn create<T: Object, S: Strategy<T>>(pool: &mut Pool<T, S>, model: &mut Model<T>, id: u64) {
     let full = pool.is_full();
-    let victim = if full { pool.victim() } else { None };
+    let victim = if full { S::victim(pool) } else { None };
     if let Some(victim) = victim {
         let expected = (model.live.iter())
             .min_by_key(|&(handle, id)| (*id, handle.index()))
@@ -472,7 +467,7 @@ fn create<S: Subject>(pool: &mut S, model: &mut Model<S::Object>, id: u64) {
             "victim(): the lowest id, in the lowest slot"
         );
     }
-    match pool.create(id, &model.held) {
+    match S::create(pool, id, &model.held) {
         Created::Live(handle) => {
             assert!(
                 !model.live.contains_key(&handle),
@@ -489,18 +484,23 @@ fn create<S: Subject>(pool: &mut S, model: &mut Model<S::Object>, id: u64) {
     }
 }
 
-fn lease<S: Subject>(pool: &mut S, model: &mut Model<S::Object>, count: usize, keep: usize) {
+fn lease<T: Object, S: Strategy<T>>(
+    pool: &mut Pool<T, S>,
+    model: &mut Model<T>,
+    count: usize,
+    keep: usize,
+) {
     let before = pool.stats();
     let mut kept = Vec::new();
     {
         let leases: Vec<_> = (0..count)
-            .map_while(|i| pool.acquire(9000 + i as u64, &model.held).ok())
+            .map_while(|i| S::acquire(pool, 9000 + i as u64, &model.held).ok())
             .collect();
         let stats = pool.stats();
         assert_eq!(stats.leased, leases.len());
         assert_eq!(stats.live, before.live);
         assert_eq!(
-            pool.live().len(),
+            live_objects(pool).len(),
             model.live.len(),
             "iteration skips leases"
         );
@@ -520,7 +520,7 @@ fn lease<S: Subject>(pool: &mut S, model: &mut Model<S::Object>, count: usize, k
     }
 }
 
-fn check<S: Subject>(pool: &S, model: &Model<S::Object>) -> Result<(), String> {
+fn check<T: Object, S>(pool: &Pool<T, S>, model: &Model<T>) -> Result<(), String> {
     let stats = pool.stats();
     let live = model.live.len();
     if pool.len() != live || stats.live != live {
@@ -560,7 +560,7 @@ fn check<S: Subject>(pool: &S, model: &Model<S::Object>) -> Result<(), String> {
             return Err(format!("the foreign {handle:?} reaches an object"));
         }
     }
-    let iterated: HashSet<_> = pool.live().into_iter().collect();
+    let iterated: HashSet<_> = live_objects(pool).into_iter().collect();
     let known: HashSet<_> = model.live.iter().map(|(h, id)| (*h, *id)).collect();
     if iterated != known {
         return Err(format!("iteration {iterated:?} but the model {known:?}"));

@@ -11,6 +11,7 @@ struct Ghost;
 
 impl Pooled for Ghost {
     const SIZE: usize = 1;
+    type Strategy = pooled::Fail;
 
     fn blank(token: PoolToken<'_, Self>) -> Self {
         KEPT.set(Some(token));

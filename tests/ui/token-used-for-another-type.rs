@@ -12,6 +12,7 @@ struct Smuggler(Vec<Particle>);
 
 impl Pooled for Smuggler {
     const SIZE: usize = 1;
+    type Strategy = pooled::Fail;
 
     fn blank(token: PoolToken<'_, Self>) -> Self {
         Smuggler(vec![Particle::blank(token)])

@@ -1,0 +1,90 @@
+use crate::occupancy::{Bit, Occupancy};
+use crate::slot::{NIL, Slot};
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+
+/// A block of slots that never moves once built, with one occupancy bit per slot.
+pub(crate) struct Chunk<T> {
+    /// The pool-wide index of the first slot.
+    base: usize,
+    slots: Box<[Slot<T>]>,
+    occupancy: Occupancy,
+}
+
+impl<T> Chunk<T> {
+    /// `len` blank slots at `version` (even: not live), threaded in order into a free list that
+    /// ends in `NIL`.
+    pub(crate) fn build(
+        base: usize,
+        len: usize,
+        version: u32,
+        mut blank: impl FnMut() -> T,
+    ) -> Self {
+        let mut slots = Vec::with_capacity(len);
+        slots.extend((1..=len).map(|next| {
+            let next_free = if next == len {
+                NIL
+            } else {
+                #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+                let next = (base + next) as u32;
+                next
+            };
+            Slot::new(blank(), version, next_free)
+        }));
+        Self {
+            base,
+            slots: slots.into_boxed_slice(),
+            occupancy: Occupancy::new(len),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn base(&self) -> usize {
+        self.base
+    }
+
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    #[inline]
+    pub(crate) fn slots(&self) -> &[Slot<T>] {
+        &self.slots
+    }
+
+    #[inline]
+    pub(crate) fn occupancy(&self) -> &Occupancy {
+        &self.occupancy
+    }
+
+    /// The slots, mutably, beside their occupancy.
+    #[inline]
+    pub(crate) fn parts_mut(&mut self) -> (&mut [Slot<T>], &Occupancy) {
+        (&mut self.slots, &self.occupancy)
+    }
+
+    /// The slot at `local`, an index in the chunk, and its bit.
+    #[inline]
+    pub(crate) fn slot(&self, local: usize) -> Option<(&Slot<T>, Bit<'_>)> {
+        let slot = self.slots.get(local)?;
+        Some((slot, self.occupancy.bit(local)))
+    }
+
+    /// The slot at `local`, mutably, and its bit.
+    #[inline]
+    pub(crate) fn slot_mut(&mut self, local: usize) -> Option<(&mut Slot<T>, Bit<'_>)> {
+        let slot = self.slots.get_mut(local)?;
+        Some((slot, self.occupancy.bit(local)))
+    }
+
+    /// The version, counted from `offset`, that a chunk built in this one's place must start
+    /// from so that no handle into this one can match it: past every version used here.
+    pub(crate) fn version_floor(&self, offset: u32) -> u32 {
+        self.slots
+            .iter()
+            .map(|slot| slot.version().wrapping_sub(offset))
+            .max()
+            .unwrap_or(0)
+    }
+}

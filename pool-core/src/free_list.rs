@@ -1,0 +1,94 @@
+use crate::slot::{NIL, Slot};
+use core::cell::Cell;
+
+/// The free slots, threaded through their `next_free` fields from `head`: a stack, so that the
+/// slot released last, warm in the cache, is reused first.
+///
+/// Every change to the list happens here. In a cell, so that leases can pop and push through
+/// `&Pool`.
+pub(crate) struct FreeList {
+    head: Cell<u32>,
+}
+
+impl FreeList {
+    /// The list threaded in order through the `len` slots built up front (see `Chunk::build`).
+    pub(crate) fn new(len: usize) -> Self {
+        Self {
+            head: Cell::new(if len == 0 { NIL } else { 0 }),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.head.get() == NIL
+    }
+
+    /// The index of the slot at the head, `NIL` when the list is empty.
+    #[inline]
+    pub(crate) fn head(&self) -> u32 {
+        self.head.get()
+    }
+
+    /// Takes the head slot, `slot`, off the list: for `create`, which fills the head slot in
+    /// place and takes it only once the object is made.
+    #[inline]
+    pub(crate) fn pop_head<T>(&self, slot: &Slot<T>) {
+        self.head.set(slot.next_free());
+    }
+
+    /// Puts the slot at `index`, which holds no live object, on the list.
+    #[inline]
+    pub(crate) fn push<T>(&self, index: usize, slot: &Slot<T>) {
+        slot.set_next_free(self.head.get());
+        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+        self.head.set(index as u32);
+    }
+
+    /// Puts a run of slots already threaded from `first` to `last` (whose `next_free` is
+    /// overwritten) at the head of the list, in one step.
+    pub(crate) fn push_run<T>(&self, first: u32, last: &Slot<T>) {
+        last.set_next_free(self.head.get());
+        self.head.set(first);
+    }
+
+    /// The indices on the list, from the head.
+    pub(crate) fn indices<'a, T: 'a>(
+        &self,
+        slot: impl Fn(usize) -> &'a Slot<T>,
+    ) -> impl Iterator<Item = usize> {
+        let mut index = self.head.get();
+        core::iter::from_fn(move || {
+            (index != NIL).then(|| {
+                let here = index as usize;
+                index = slot(here).next_free();
+                here
+            })
+        })
+    }
+
+    /// Drops from the list the slots for which `keep` is false, keeping the others in order.
+    pub(crate) fn retain<'a, T: 'a>(
+        &self,
+        slot: impl Fn(usize) -> &'a Slot<T>,
+        mut keep: impl FnMut(usize) -> bool,
+    ) {
+        let mut last: Option<&Slot<T>> = None;
+        let mut index = self.head.get();
+        while index != NIL {
+            let here = slot(index as usize);
+            let next = here.next_free();
+            if keep(index as usize) {
+                match last {
+                    Some(last) => last.set_next_free(index),
+                    None => self.head.set(index),
+                }
+                last = Some(here);
+            }
+            index = next;
+        }
+        match last {
+            Some(last) => last.set_next_free(NIL),
+            None => self.head.set(NIL),
+        }
+    }
+}

@@ -1,0 +1,243 @@
+use crate::chunk::Chunk;
+use crate::free_list::FreeList;
+use crate::occupancy::Bit;
+use crate::slot::{INDEX_END, Slot};
+use alloc::boxed::Box;
+use core::cell::{Cell, OnceCell};
+use core::slice;
+
+/// The most positions for grown chunks: indices are 32-bit and chunk lengths double.
+const POSITIONS: usize = 32;
+
+/// The chunks a growing pool adds past its first one.
+///
+/// They double in size: the chunk at position `k` holds `1 << (chunk_bits + k)` slots (the last
+/// may be shorter, to stop at the limit), and the positions' index ranges follow one another past
+/// the first chunk. So at most 32 positions exist, an index finds its position with a
+/// leading-zero count, and the table of positions is allocated once, at the first growth, and
+/// never moves: the pool grows through `&self` while objects and chunks are borrowed.
+pub(crate) struct Grown<T> {
+    positions: OnceCell<Box<[Position<T>]>>,
+    /// The length of the first chunk, where the first position starts.
+    start: usize,
+    chunk_bits: u32,
+    /// Slots in grown chunks now.
+    len: Cell<usize>,
+    /// Set while a chunk is being built, to refuse growth from the blank objects' own code.
+    growing: Cell<bool>,
+}
+
+/// Where a grown chunk goes: empty until the pool grows into it, and empty again after `shrink`
+/// gives it back.
+struct Position<T> {
+    chunk: OnceCell<Chunk<T>>,
+    /// The version (counted from the pool's offset) a chunk built here starts from: past every
+    /// handle into the chunks that were here before.
+    version_floor: Cell<u32>,
+}
+
+impl<T> Grown<T> {
+    /// No chunks yet, past a first chunk of `start` slots.
+    pub(crate) fn new(start: usize) -> Self {
+        Self {
+            positions: OnceCell::new(),
+            start,
+            chunk_bits: start.max(1).next_power_of_two().trailing_zeros(),
+            len: Cell::new(0),
+            growing: Cell::new(false),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len.get()
+    }
+
+    /// The position whose range holds `index` (past the first chunk), and the index within it.
+    #[inline]
+    fn position(&self, index: usize) -> (usize, usize) {
+        let past_first = index - self.start;
+        let k = (usize::BITS - 1 - ((past_first >> self.chunk_bits) + 1).leading_zeros()) as usize;
+        (k, past_first - (((1 << k) - 1) << self.chunk_bits))
+    }
+
+    #[cold]
+    pub(crate) fn slot(&self, index: usize) -> Option<(&Slot<T>, Bit<'_>)> {
+        if index < self.start {
+            return None;
+        }
+        let (k, local) = self.position(index);
+        self.positions.get()?.get(k)?.chunk.get()?.slot(local)
+    }
+
+    #[cold]
+    pub(crate) fn slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)> {
+        if index < self.start {
+            return None;
+        }
+        let (k, local) = self.position(index);
+        self.positions
+            .get_mut()?
+            .get_mut(k)?
+            .chunk
+            .get_mut()?
+            .slot_mut(local)
+    }
+
+    /// The grown chunks, in index order.
+    pub(crate) fn chunks(&self) -> Chunks<'_, T> {
+        Chunks(self.positions.get().map_or(&[][..], |p| p).iter())
+    }
+
+    /// The grown chunks, mutably, in index order.
+    pub(crate) fn chunks_mut(&mut self) -> ChunksMut<'_, T> {
+        let positions: &mut [Position<T>] = self.positions.get_mut().map_or(&mut [], |p| p);
+        ChunksMut(positions.iter_mut())
+    }
+
+    /// Adds a chunk of blank slots in the lowest empty position, free-listed in order and ending
+    /// in `NIL`, and returns the indices of its first and last slots; `None` when the pool holds
+    /// `limit` slots. Its versions start at `offset` plus the position's floor.
+    ///
+    /// The chunk is built, which runs the blank objects' code, before anything the pool shares
+    /// changes, and added in one step: that code may lend and give back objects of this pool. It
+    /// may not make the pool grow again.
+    ///
+    /// # Panics
+    /// When the blank objects' code makes this pool grow.
+    pub(crate) fn grow(
+        &self,
+        limit: usize,
+        offset: u32,
+        blank: impl FnMut() -> T,
+    ) -> Option<(u32, u32)> {
+        let room = limit.saturating_sub(self.start + self.len());
+        if room == 0 {
+            return None;
+        }
+        let positions = self.positions.get_or_init(|| {
+            let count = (0..POSITIONS)
+                .take_while(|&k| self.start + (((1usize << k) - 1) << self.chunk_bits) < limit)
+                .count();
+            (0..count)
+                .map(|_| Position {
+                    chunk: OnceCell::new(),
+                    version_floor: Cell::new(0),
+                })
+                .collect()
+        });
+        let (k, position) =
+            (positions.iter().enumerate()).find(|(_, p)| p.chunk.get().is_none())?;
+        let base = self.start + (((1 << k) - 1) << self.chunk_bits);
+        let len = (1usize << (self.chunk_bits + u32::try_from(k).ok()?))
+            .min(room)
+            .min(INDEX_END.saturating_sub(base));
+        if len == 0 {
+            return None;
+        }
+        assert!(
+            !self.growing.replace(true),
+            "a pool was asked to grow while it was building blank objects to grow: the `Default` \
+             or `reset_with` of a pooled field must not create or acquire objects of its own pool"
+        );
+        let growing = scopeguard::guard(&self.growing, |growing| growing.set(false));
+        let version = offset.wrapping_add(position.version_floor.get());
+        let chunk = Chunk::build(base, len, version, blank);
+        drop(growing);
+        if position.chunk.set(chunk).is_err() {
+            unreachable!("the position was empty and nothing else grows meanwhile");
+        }
+        self.len.set(self.len() + len);
+        #[expect(clippy::cast_possible_truncation, reason = "checked against INDEX_END")]
+        Some((base as u32, (base + len - 1) as u32))
+    }
+
+    /// Frees the grown chunks whose every slot is on `free` (so none is live, lent, or
+    /// retired), takes their slots off the list, and returns how many slots they held. `first`
+    /// is the pool's first chunk.
+    ///
+    /// The books are right before the first blank object is dropped, so a `Drop` that panics
+    /// leaves a consistent pool; the other chunks still drop while it unwinds.
+    pub(crate) fn shrink(&mut self, first: &Chunk<T>, free: &FreeList, offset: u32) -> usize {
+        let Some(positions) = self.positions.get_mut() else {
+            return 0;
+        };
+        let (start, chunk_bits) = (self.start, self.chunk_bits);
+        let position_of = |index: usize| {
+            let past_first = index - start;
+            (usize::BITS - 1 - ((past_first >> chunk_bits) + 1).leading_zeros()) as usize
+        };
+        let slot = |index: usize| -> &Slot<T> {
+            if index < start {
+                return &first.slots()[index];
+            }
+            let k = position_of(index);
+            let chunk = positions[k]
+                .chunk
+                .get()
+                .expect("free-list indices are in the pool");
+            &chunk.slots()[index - chunk.base()]
+        };
+        let mut free_slots = [0usize; POSITIONS];
+        for index in free.indices(slot) {
+            if index >= start {
+                free_slots[position_of(index)] += 1;
+            }
+        }
+        let mut freeable = [false; POSITIONS];
+        for (k, position) in positions.iter().enumerate() {
+            freeable[k] = position
+                .chunk
+                .get()
+                .is_some_and(|c| free_slots[k] == c.len());
+        }
+        if !freeable.contains(&true) {
+            return 0;
+        }
+        free.retain(slot, |index| index < start || !freeable[position_of(index)]);
+        let mut gone: [Option<Chunk<T>>; POSITIONS] = [const { None }; POSITIONS];
+        let mut freed = 0;
+        for (k, position) in positions.iter_mut().enumerate() {
+            if freeable[k]
+                && let Some(chunk) = position.chunk.take()
+            {
+                freed += chunk.len();
+                position.version_floor.set(chunk.version_floor(offset));
+                gone[k] = Some(chunk);
+            }
+        }
+        self.len.set(self.len() - freed);
+        drop(gone);
+        freed
+    }
+}
+
+/// The grown chunks, in index order; see [`Grown::chunks`].
+pub(crate) struct Chunks<'a, T>(slice::Iter<'a, Position<T>>);
+
+impl<T> Clone for Chunks<'_, T> {
+    fn clone(&self) -> Self {
+        Self(self.0.clone())
+    }
+}
+
+impl<'a, T> Iterator for Chunks<'a, T> {
+    type Item = &'a Chunk<T>;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a Chunk<T>> {
+        self.0.find_map(|position| position.chunk.get())
+    }
+}
+
+/// The grown chunks, mutably, in index order; see [`Grown::chunks_mut`].
+pub(crate) struct ChunksMut<'a, T>(slice::IterMut<'a, Position<T>>);
+
+impl<'a, T> Iterator for ChunksMut<'a, T> {
+    type Item = &'a mut Chunk<T>;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a mut Chunk<T>> {
+        self.0.find_map(|position| position.chunk.get_mut())
+    }
+}

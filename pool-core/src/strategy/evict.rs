@@ -1,0 +1,91 @@
+use crate::{Evictable, Handle, Lease, Pool, PoolFull};
+
+/// A full pool evicts the live object its `evict_by` measure ranks lowest, and reuses its slot:
+/// the seed's sound pool, which cuts the quietest voice to play a new one
+/// (`#[pool(on_full = evict, evict_by = ...)]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Evict;
+
+impl<T: Evictable> Pool<T, Evict> {
+    /// Takes a free slot or, when the pool is full, releases the least important live object
+    /// and takes its slot; hands the blank object to `init` and returns its handle.
+    ///
+    /// Choosing costs one pass over the live objects, only when the pool is full; of equally
+    /// unimportant objects the one in the lowest slot goes. The evicted object is reset at
+    /// once, letting its references go, and its handle becomes stale. Rank floats with
+    /// [`TotalOrder`](crate::TotalOrder).
+    ///
+    /// ```
+    /// use pooled::{Pooled, TotalOrder};
+    ///
+    /// #[derive(Pooled)]
+    /// #[pool(size = 2, on_full = evict, evict_by = |v| TotalOrder(v.volume))]
+    /// struct Voice {
+    ///     volume: f32,
+    /// }
+    ///
+    /// let mut voices = VoicePool::new();
+    /// let loud = voices.create(|v| v.volume = 0.9);
+    /// let quiet = voices.create(|v| v.volume = 0.1);
+    /// let new = voices.create(|v| v.volume = 0.5); // full: the quiet voice goes
+    /// assert!(voices.contains(loud) && voices.contains(new));
+    /// assert!(!voices.contains(quiet));
+    /// ```
+    ///
+    /// # Panics
+    /// When the pool is full and holds no live object to evict: a pool of capacity 0, or one
+    /// whose slots are all lent or retired.
+    #[inline]
+    pub fn create(&mut self, init: impl FnOnce(&mut T)) -> Handle<T> {
+        if self.is_full() {
+            self.make_room();
+        }
+        self.create_in_free_slot(init)
+            .expect("a slot was just freed")
+    }
+
+    /// The live object `create` would evict if the pool were full
+    /// now: the one `evict_by` ranks lowest, the lowest slot of equals. `None` when no object is
+    /// live. One pass over the live objects.
+    ///
+    /// Look before creating, to fade out the voice that is about to be cut:
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2, on_full = evict, evict_by = |v| v.volume)]
+    /// # struct Voice { volume: u32 }
+    /// let mut voices = VoicePool::new();
+    /// let quiet = voices.create(|v| v.volume = 1);
+    /// voices.create(|v| v.volume = 5);
+    /// assert_eq!(voices.victim(), Some(quiet));
+    /// ```
+    pub fn victim(&self) -> Option<Handle<T>> {
+        self.least_important(T::importance)
+    }
+
+    /// Lends a blank object, set up by `init`, through `&self`; it comes back, reset, when the
+    /// [`Lease`] drops. Unlike `create` it never evicts: evicting resets a live object, which
+    /// someone may be reading through `&self`. The same as [`try_acquire`](Pool::try_acquire).
+    ///
+    /// # Errors
+    /// [`PoolFull`] when no slot is free; `init` is not called.
+    #[inline]
+    pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
+        self.try_acquire(init)
+    }
+
+    /// Evicts until a slot is free (more than once only if an evicted slot is retired).
+    #[cold]
+    fn make_room(&mut self) {
+        while self.is_full() {
+            let Some(victim) = self.victim() else {
+                panic!(
+                    "{} cannot evict: it is full but holds no live object",
+                    T::NAME
+                );
+            };
+            self.evict(victim);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+use crate::{Handle, Lease, Pool, PoolFull, Pooled};
+
+/// A full pool adds a chunk of slots, up to `MAX` slots in all
+/// (`#[pool(on_full = grow, max = M)]`; no `max` is `usize::MAX`, capped at
+/// [`Pool::MAX_CAPACITY`]).
+///
+/// The first chunk it adds is as large as the pool was built (rounded up to a power of two), and
+/// each after that twice as large. Existing objects never move, so handles and references stay
+/// valid; `shrink` gives back chunks with no object in use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Grow<const MAX: usize = { usize::MAX }>;
+
+impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
+    /// Takes a free slot, adding a chunk of slots when the pool is full, hands its blank object
+    /// to `init`, and returns the object's handle; an error, changing nothing but
+    /// [`Stats::failed`](crate::Stats::failed), when the pool holds `MAX` slots and all are in
+    /// use. Growing is the one time a pool allocates after it is built.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2, on_full = grow, max = 8)]
+    /// # struct Enemy { health: u32 }
+    /// let mut enemies = EnemyPool::new();
+    /// let first = enemies.create(|e| e.health = 10)?;
+    /// for _ in 0..7 {
+    ///     enemies.create(|e| e.health = 10)?;
+    /// }
+    /// assert_eq!(enemies.capacity(), 8);
+    /// assert!(enemies.create(|_| {}).is_err()); // at `max`
+    /// assert_eq!(enemies.get(first).unwrap().health, 10); // never moved
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when every slot is in use and the pool holds `MAX` slots; `init` is not
+    /// called.
+    #[inline]
+    pub fn create(&mut self, init: impl FnOnce(&mut T)) -> Result<Handle<T>, PoolFull> {
+        if self.is_full() && !self.grow(self.limit()) {
+            return Err(self.refuse());
+        }
+        self.create_in_free_slot(init).ok_or_else(|| self.refuse())
+    }
+
+    /// Lends a blank object, set up by `init`, through `&self`, adding a chunk of slots when
+    /// the pool is full; it comes back, reset, when the [`Lease`] drops.
+    ///
+    /// # Errors
+    /// [`PoolFull`] when no slot is free and the pool holds `MAX` slots; `init` is not called.
+    #[inline]
+    pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
+        if self.is_full() && !self.grow(self.limit()) {
+            return Err(self.refuse());
+        }
+        self.try_acquire(init)
+    }
+
+    /// Gives back the chunks the pool added that hold no object in use (live or lent), and
+    /// returns how many slots it freed. The slots built up front always stay.
+    ///
+    /// Handles into a freed chunk stay stale for good: a chunk grown in its place later starts
+    /// past its versions. A chunk with a retired slot, or with a slot lent to a lease that was
+    /// forgotten (`mem::forget`), is kept.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2, on_full = grow, max = 8)]
+    /// # struct Enemy { health: u32 }
+    /// let mut enemies = EnemyPool::new();
+    /// let wave: Vec<_> = (0..5).map(|_| enemies.create(|e| e.health = 10).unwrap()).collect();
+    /// assert_eq!(enemies.capacity(), 8); // grew by a chunk of 2, then one of 4
+    /// for enemy in wave {
+    ///     enemies.release(enemy)?;
+    /// }
+    /// assert_eq!(enemies.shrink(), 6);
+    /// assert_eq!(enemies.capacity(), 2);
+    /// # Ok::<(), pooled::StaleHandle>(())
+    /// ```
+    pub fn shrink(&mut self) -> usize {
+        self.shrink_grown()
+    }
+
+    /// The most slots the pool may hold: `MAX`, or its capacity if built larger.
+    fn limit(&self) -> usize {
+        MAX.max(self.capacity())
+    }
+}

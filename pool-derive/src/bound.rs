@@ -1,0 +1,42 @@
+//! Bound inference: the where clause of a generated impl, from the field types that mention a
+//! type parameter.
+
+use crate::ast::Input;
+use crate::attr::FieldReset;
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::{Ident, WhereClause, WherePredicate};
+
+/// The struct's where clause, plus a bound for each field type that mentions a type parameter:
+/// `Reset` where the field is reset through it, `Default` where it is built from it.
+pub(crate) fn where_clause(input: &Input<'_>, krate: &TokenStream) -> Option<WhereClause> {
+    let generics = &input.node.generics;
+    let params: Vec<&Ident> = generics.type_params().map(|param| &param.ident).collect();
+    let mut clause = generics.where_clause.clone();
+    for field in &input.fields {
+        if params.is_empty() || !mentions(field.ty.to_token_stream(), &params) {
+            continue;
+        }
+        let ty = field.ty;
+        let predicate: WherePredicate = match field.reset {
+            FieldReset::Reset => syn::parse_quote!(#ty: #krate::__private::Reset),
+            FieldReset::With(_) | FieldReset::Keep => {
+                syn::parse_quote!(#ty: ::core::default::Default)
+            }
+            FieldReset::Value(_) => continue,
+        };
+        clause
+            .get_or_insert_with(|| syn::parse_quote!(where))
+            .predicates
+            .push(predicate);
+    }
+    clause
+}
+
+fn mentions(tokens: TokenStream, params: &[&Ident]) -> bool {
+    tokens.into_iter().any(|token| match token {
+        TokenTree::Ident(ident) => params.iter().any(|param| ident == **param),
+        TokenTree::Group(group) => mentions(group.stream(), params),
+        TokenTree::Punct(_) | TokenTree::Literal(_) => false,
+    })
+}
