@@ -5,8 +5,9 @@ use core::cell::Cell;
 /// In cells, so that leases can count through `&Pool`.
 #[derive(Default)]
 pub(crate) struct Counts {
-    /// Objects live now: reachable by handle.
-    live: Cell<usize>,
+    /// Objects live or lent now: `live` is this less `leased`, so that `create` updates one
+    /// count and compares it with the high-water mark.
+    in_use: Cell<usize>,
     /// Objects lent to leases now.
     leased: Cell<usize>,
     high_water: Cell<usize>,
@@ -18,9 +19,10 @@ pub(crate) struct Counts {
 }
 
 impl Counts {
+    /// Objects live now: reachable by handle.
     #[inline]
     pub(crate) fn live(&self) -> usize {
-        self.live.get()
+        self.in_use.get() - self.leased.get()
     }
 
     #[inline]
@@ -52,35 +54,37 @@ impl Counts {
     #[inline]
     pub(crate) fn create(&self) {
         bump(&self.created);
-        self.live.set(self.live.get() + 1);
-        self.raise_high_water();
+        let in_use = self.in_use.get() + 1;
+        self.in_use.set(in_use);
+        if in_use > self.high_water.get() {
+            self.high_water.set(in_use);
+        }
     }
 
     /// An object was lent to a lease.
     #[inline]
     pub(crate) fn lend(&self) {
-        bump(&self.created);
         self.leased.set(self.leased.get() + 1);
-        self.raise_high_water();
+        self.create();
     }
 
     /// A lease turned into a live object.
     #[inline]
     pub(crate) fn keep_lease(&self) {
         self.leased.set(self.leased.get() - 1);
-        self.live.set(self.live.get() + 1);
     }
 
     /// A lease gave its object back.
     #[inline]
     pub(crate) fn return_lease(&self) {
         self.leased.set(self.leased.get() - 1);
+        self.release();
     }
 
     /// A live object was released (or evicted).
     #[inline]
     pub(crate) fn release(&self) {
-        self.live.set(self.live.get() - 1);
+        self.in_use.set(self.in_use.get() - 1);
     }
 
     pub(crate) fn evict(&self) {
@@ -93,14 +97,6 @@ impl Counts {
 
     pub(crate) fn retire(&self) {
         self.retired.set(self.retired.get() + 1);
-    }
-
-    #[inline]
-    fn raise_high_water(&self) {
-        let in_use = self.live.get() + self.leased.get();
-        if in_use > self.high_water.get() {
-            self.high_water.set(in_use);
-        }
     }
 }
 

@@ -22,8 +22,8 @@ impl Occupancy {
     #[inline]
     pub(crate) fn bit(&self, local: usize) -> Bit<'_> {
         Bit {
-            word: &self.words[local / BITS],
-            bit: local % BITS,
+            words: &self.words,
+            local,
         }
     }
 
@@ -33,21 +33,26 @@ impl Occupancy {
     }
 }
 
-/// A slot's occupancy bit.
+/// A slot's occupancy bit, found when it is written.
 pub(crate) struct Bit<'a> {
-    word: &'a Cell<u64>,
-    bit: usize,
+    words: &'a [Cell<u64>],
+    /// The slot's index in its chunk, which has a bit for each slot.
+    local: usize,
 }
 
 impl Bit<'_> {
     #[inline]
     pub(crate) fn set(&self) {
-        self.word.set(self.word.get() | 1 << self.bit);
+        if let Some(word) = self.words.get(self.local / BITS) {
+            word.set(word.get() | 1 << (self.local % BITS));
+        }
     }
 
     #[inline]
     pub(crate) fn clear(&self) {
-        self.word.set(self.word.get() & !(1 << self.bit));
+        if let Some(word) = self.words.get(self.local / BITS) {
+            word.set(word.get() & !(1 << (self.local % BITS)));
+        }
     }
 }
 

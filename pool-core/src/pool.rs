@@ -4,7 +4,7 @@ use crate::iter::{Iter, IterMut, Values, ValuesMut};
 use crate::lease::Lease;
 use crate::occupancy::Bit;
 use crate::pooled::blank;
-use crate::slot::{INDEX_END, Taken};
+use crate::slot::{INDEX_END, Slot, Taken};
 use crate::storage::Storage;
 use crate::{Handle, Importance, PoolFull, Pooled, StaleHandle, Stats};
 use core::fmt;
@@ -296,19 +296,46 @@ impl<T: Pooled, S> Pool<T, S> {
     #[inline]
     pub fn release(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
         let retired_at = self.storage.retired_at();
+        let Some((slot, bit)) = self.storage.first_mut(handle.index()) else {
+            return self.release_grown(handle);
+        };
+        if !slot.matches(handle) {
+            return Err(StaleHandle::new(handle));
+        }
+        Self::vacate(slot, bit, handle.index(), retired_at, &self.free, &self.counts);
+        Ok(())
+    }
+
+    /// [`release`](Pool::release) for a slot past the first chunk.
+    #[cold]
+    fn release_grown(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
+        let retired_at = self.storage.retired_at();
         match self.storage.slot_mut(handle.index()) {
             Some((slot, bit)) if slot.matches(handle) => {
-                slot.value_mut().reset_at_release();
-                bit.clear();
-                self.counts.release();
-                if slot.mark_dead(retired_at) {
-                    self.free.push(handle.index(), slot);
-                } else {
-                    self.counts.retire();
-                }
+                Self::vacate(slot, bit, handle.index(), retired_at, &self.free, &self.counts);
                 Ok(())
             }
             _ => Err(StaleHandle::new(handle)),
+        }
+    }
+
+    /// Resets a live object and frees its slot. If the reset panics, the object stays live.
+    #[inline]
+    fn vacate(
+        slot: &mut Slot<T>,
+        bit: Bit<'_>,
+        index: usize,
+        retired_at: u32,
+        free: &FreeList,
+        counts: &Counts,
+    ) {
+        slot.value_mut().reset_at_release();
+        bit.clear();
+        counts.release();
+        if slot.mark_dead(retired_at) {
+            free.push(index, slot);
+        } else {
+            counts.retire();
         }
     }
 
@@ -426,21 +453,13 @@ impl<T: Pooled, S> Pool<T, S> {
                 let mut bits = word.get();
                 while bits != 0 {
                     let bit = bits.trailing_zeros();
-                    bits &= bits - 1;
+                    bits ^= 1 << bit;
                     let local = w * crate::occupancy::BITS + bit as usize;
                     let Some(slot) = slots.get_mut(local) else {
                         break;
                     };
-                    if keep(slot.value_mut()) {
-                        continue;
-                    }
-                    slot.value_mut().reset_at_release();
-                    word.set(word.get() & !(1 << bit));
-                    counts.release();
-                    if slot.mark_dead(retired_at) {
-                        free.push(base + local, slot);
-                    } else {
-                        counts.retire();
+                    if !keep(slot.value_mut()) {
+                        Self::vacate(slot, occupancy.bit(local), base + local, retired_at, free, counts);
                     }
                 }
             }
