@@ -79,12 +79,13 @@ impl<T> Chunk<T> {
     }
 
     /// The version, counted from `offset`, that a chunk built in this one's place must start
-    /// from so that no handle into this one can match it: past every version used here.
+    /// from so that no handle into this one can match it: past every version used here. The
+    /// chunk's slots are free and none retired, so it is even and not 0.
     pub(crate) fn version_floor(&self, offset: u32) -> u32 {
         self.slots
             .iter()
             .map(|slot| slot.version().wrapping_sub(offset))
             .max()
-            .unwrap_or(0)
+            .unwrap_or(crate::storage::FIRST_VERSION)
     }
 }

@@ -2,27 +2,40 @@ use core::cell::Cell;
 
 /// The counts behind [`Stats`](crate::Stats) that it cannot derive from the slots.
 ///
-/// In cells, so that leases can count through `&Pool`.
+/// Creations and releases are counted apart, each by its own operation, rather than as one
+/// count of live objects that both move: a release followed by a create then updates two
+/// counts once each, not one count twice, which halves the chain of dependent memory updates
+/// in a churning loop. In cells, so that leases can count through `&Pool`.
 #[derive(Default)]
 pub(crate) struct Counts {
-    /// Objects live or lent now: `live` is this less `leased`, so that `create` updates one
-    /// count and compares it with the high-water mark.
-    in_use: Cell<usize>,
+    /// Objects created or lent.
+    created: Cell<u64>,
+    /// Objects released, evicted or given back by a lease.
+    released: Cell<u64>,
     /// Objects lent to leases now.
     leased: Cell<usize>,
     high_water: Cell<usize>,
-    /// Objects created or lent; released ones are counted by difference.
-    created: Cell<u64>,
     failed: Cell<u64>,
     evicted: Cell<u64>,
     retired: Cell<usize>,
 }
 
 impl Counts {
+    /// Objects live or lent now.
+    #[inline]
+    pub(crate) fn in_use(&self) -> usize {
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "objects in use at once fit in the pool, and so in usize"
+        )]
+        let in_use = (self.created.get() - self.released.get()) as usize;
+        in_use
+    }
+
     /// Objects live now: reachable by handle.
     #[inline]
     pub(crate) fn live(&self) -> usize {
-        self.in_use.get() - self.leased.get()
+        self.in_use() - self.leased.get()
     }
 
     #[inline]
@@ -36,6 +49,11 @@ impl Counts {
 
     pub(crate) fn created(&self) -> u64 {
         self.created.get()
+    }
+
+    /// Objects given back, not counting evictions.
+    pub(crate) fn released(&self) -> u64 {
+        self.released.get() - self.evicted.get()
     }
 
     pub(crate) fn failed(&self) -> u64 {
@@ -54,8 +72,7 @@ impl Counts {
     #[inline]
     pub(crate) fn create(&self) {
         bump(&self.created);
-        let in_use = self.in_use.get() + 1;
-        self.in_use.set(in_use);
+        let in_use = self.in_use();
         if in_use > self.high_water.get() {
             self.high_water.set(in_use);
         }
@@ -84,7 +101,7 @@ impl Counts {
     /// A live object was released (or evicted).
     #[inline]
     pub(crate) fn release(&self) {
-        self.in_use.set(self.in_use.get() - 1);
+        bump(&self.released);
     }
 
     pub(crate) fn evict(&self) {

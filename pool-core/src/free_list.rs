@@ -1,4 +1,6 @@
+use crate::occupancy::Bit;
 use crate::slot::{NIL, Slot};
+use crate::storage::Storage;
 use core::cell::Cell;
 
 /// The free slots, threaded through their `next_free` fields from `head`: a stack, so that the
@@ -27,6 +29,34 @@ impl FreeList {
     #[inline]
     pub(crate) fn head(&self) -> u32 {
         self.head.get()
+    }
+
+    /// The slot at the head of the list, and its index and bit, after dropping the retired
+    /// slots before it from the list; `None` when no slot is free. It stays on the list.
+    #[inline]
+    pub(crate) fn head_slot<'a, T>(
+        &self,
+        storage: &'a mut Storage<T>,
+    ) -> Option<(usize, &'a mut Slot<T>, Bit<'a>)> {
+        let retired_at = storage.retired_at();
+        // Inline, rather than a call taking the pool, which would keep the compiler from
+        // holding the pool's fields in registers across a loop of creates and releases.
+        loop {
+            let index = self.head.get();
+            if index == NIL {
+                return None;
+            }
+            let (slot, _) = storage
+                .slot_mut(index as usize)
+                .expect("free-list indices are in the pool");
+            if slot.version() != retired_at {
+                break;
+            }
+            self.pop_head(slot);
+        }
+        let index = self.head.get() as usize;
+        let (slot, bit) = storage.slot_mut(index)?;
+        Some((index, slot, bit))
     }
 
     /// Takes the head slot, `slot`, off the list: for `create`, which fills the head slot in

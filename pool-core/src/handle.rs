@@ -2,7 +2,7 @@ use core::cmp::Ordering;
 use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
-use core::num::NonZeroU32;
+use core::num::{NonZeroU32, NonZeroU64};
 
 /// A key to one object in a pool: a slot index and the version of the object in that slot.
 ///
@@ -57,8 +57,10 @@ use core::num::NonZeroU32;
 /// assert_eq!(size_of::<Option<Handle<Spark>>>(), 8);
 /// ```
 pub struct Handle<T> {
-    index: u32,
-    generation: NonZeroU32,
+    /// The version in the high half, the index in the low: one word, so that a handle is
+    /// stored and loaded whole (two halves stored apart and loaded as one stall the CPU's
+    /// store forwarding); not zero, because versions are odd.
+    bits: NonZeroU64,
     // `fn() -> T` keeps the handle covariant in `T` without owning one: no drop check, and
     // `Send`/`Sync` whatever `T` is.
     marker: PhantomData<fn() -> T>,
@@ -68,11 +70,15 @@ impl<T> Handle<T> {
     /// A handle to the object of version `generation` in slot `index`. The version must be
     /// odd, as the versions of live slots are: that no handle carries an even version is what
     /// keeps every handle away from slots without a live object.
+    #[inline]
     pub(crate) const fn new(index: u32, generation: NonZeroU32) -> Self {
         debug_assert!(generation.get() % 2 == 1, "handles carry odd versions");
+        let bits = (generation.get() as u64) << 32 | index as u64;
+        let Some(bits) = NonZeroU64::new(bits) else {
+            unreachable!()
+        };
         Self {
-            index,
-            generation,
+            bits,
             marker: PhantomData,
         }
     }
@@ -83,7 +89,9 @@ impl<T> Handle<T> {
     /// lives. Use it to index side tables that are parallel to the pool.
     #[inline]
     pub const fn index(self) -> usize {
-        self.index as usize
+        #[expect(clippy::cast_possible_truncation, reason = "the index is the low half")]
+        let index = self.bits.get() as u32;
+        index as usize
     }
 
     /// The version of the object this handle names: an odd number, counted from where its pool's
@@ -92,7 +100,16 @@ impl<T> Handle<T> {
     /// one, until the count wraps.
     #[inline]
     pub const fn generation(self) -> NonZeroU32 {
-        self.generation
+        match NonZeroU32::new(self.version()) {
+            Some(version) => version,
+            None => NonZeroU32::MIN,
+        }
+    }
+
+    /// The version, as the slots keep it.
+    #[inline]
+    pub(crate) const fn version(self) -> u32 {
+        (self.bits.get() >> 32) as u32
     }
 }
 
@@ -108,7 +125,7 @@ impl<T> Copy for Handle<T> {}
 impl<T> PartialEq for Handle<T> {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
-        self.index == other.index && self.generation == other.generation
+        self.bits == other.bits
     }
 }
 
@@ -121,24 +138,24 @@ impl<T> PartialOrd for Handle<T> {
     }
 }
 
-/// Handles order by slot index, then by generation.
+/// Handles order by slot index, then by version.
 impl<T> Ord for Handle<T> {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        (self.index, self.generation).cmp(&(other.index, other.generation))
+        (self.index(), self.version()).cmp(&(other.index(), other.version()))
     }
 }
 
 impl<T> Hash for Handle<T> {
     #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
-        (u64::from(self.generation.get()) << 32 | u64::from(self.index)).hash(state);
+        self.bits.hash(state);
     }
 }
 
 /// Prints `Handle(5v3)`: slot 5, version 3.
 impl<T> fmt::Debug for Handle<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Handle({}v{})", self.index, self.generation)
+        write!(f, "Handle({}v{})", self.index(), self.version())
     }
 }

@@ -143,7 +143,7 @@ impl<T: Pooled, S> Pool<T, S> {
     /// strategy's `create` would fail, panic, evict or grow).
     #[inline]
     pub fn is_full(&self) -> bool {
-        self.free.is_empty()
+        self.counts.in_use() + self.counts.retired() >= self.capacity()
     }
 
     /// Takes a free slot, hands its blank object to `init`, and returns the object's handle; an
@@ -171,10 +171,7 @@ impl<T: Pooled, S> Pool<T, S> {
     /// [`PoolFull`] when every slot is live, lent or retired; `init` is not called.
     #[inline]
     pub fn try_create(&mut self, init: impl FnOnce(&mut T)) -> Result<Handle<T>, PoolFull> {
-        match self.create_in_free_slot(init) {
-            Some(handle) => Ok(handle),
-            None => Err(self.refuse()),
-        }
+        self.create_in_free_slot(init).map_err(|_| self.refuse())
     }
 
     /// Lends a blank object, set up by `init`, through `&self`, if a slot is free: many leases
@@ -204,7 +201,7 @@ impl<T: Pooled, S> Pool<T, S> {
     /// [`Stats::failed`].
     #[inline]
     pub fn try_acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
-        self.lend(init).ok_or_else(|| self.refuse())
+        self.lend(init).map_err(|_| self.refuse())
     }
 
     /// The object `handle` names, or `None` once it has been released, or if the handle is from
@@ -296,23 +293,16 @@ impl<T: Pooled, S> Pool<T, S> {
     #[inline]
     pub fn release(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
         let retired_at = self.storage.retired_at();
-        let Some((slot, bit)) = self.storage.first_mut(handle.index()) else {
-            return self.release_grown(handle);
-        };
-        if !slot.matches(handle) {
-            return Err(StaleHandle::new(handle));
-        }
-        Self::vacate(slot, bit, handle.index(), retired_at, &self.free, &self.counts);
-        Ok(())
-    }
-
-    /// [`release`](Pool::release) for a slot past the first chunk.
-    #[cold]
-    fn release_grown(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
-        let retired_at = self.storage.retired_at();
         match self.storage.slot_mut(handle.index()) {
             Some((slot, bit)) if slot.matches(handle) => {
-                Self::vacate(slot, bit, handle.index(), retired_at, &self.free, &self.counts);
+                Self::vacate(
+                    slot,
+                    &bit,
+                    handle.index(),
+                    retired_at,
+                    &self.free,
+                    &self.counts,
+                );
                 Ok(())
             }
             _ => Err(StaleHandle::new(handle)),
@@ -323,7 +313,7 @@ impl<T: Pooled, S> Pool<T, S> {
     #[inline]
     fn vacate(
         slot: &mut Slot<T>,
-        bit: Bit<'_>,
+        bit: &Bit<'_>,
         index: usize,
         retired_at: u32,
         free: &FreeList,
@@ -332,9 +322,11 @@ impl<T: Pooled, S> Pool<T, S> {
         slot.value_mut().reset_at_release();
         bit.clear();
         counts.release();
-        if slot.mark_dead(retired_at) {
-            free.push(index, slot);
-        } else {
+        // A retired slot goes on the free list too, for taking it off to skip it; pushing every
+        // slot the same way lets the compiler see that the next `create` takes this one.
+        let retired = slot.mark_dead(retired_at);
+        free.push(index, slot);
+        if retired {
             counts.retire();
         }
     }
@@ -459,7 +451,14 @@ impl<T: Pooled, S> Pool<T, S> {
                         break;
                     };
                     if !keep(slot.value_mut()) {
-                        Self::vacate(slot, occupancy.bit(local), base + local, retired_at, free, counts);
+                        Self::vacate(
+                            slot,
+                            &occupancy.bit(local),
+                            base + local,
+                            retired_at,
+                            free,
+                            counts,
+                        );
                     }
                 }
             }
@@ -534,7 +533,7 @@ impl<T: Pooled, S> Pool<T, S> {
             free: capacity - live - leased - retired,
             high_water: counts.high_water(),
             created: counts.created(),
-            released: counts.created() - (live + leased) as u64 - counts.evicted(),
+            released: counts.released(),
             failed: counts.failed(),
             evicted: counts.evicted(),
             chunks: self.storage.chunk_count(),
@@ -542,16 +541,19 @@ impl<T: Pooled, S> Pool<T, S> {
         }
     }
 
-    /// Creates an object in the slot at the head of the free list; `None` when the list is
-    /// empty.
+    /// Creates an object in the slot at the head of the free list (dropping the retired slots
+    /// before it from the list); `init` back when no slot is free.
     #[inline]
-    pub(crate) fn create_in_free_slot(&mut self, init: impl FnOnce(&mut T)) -> Option<Handle<T>> {
-        let index = self.free.head() as usize;
-        let Some((slot, bit)) = self.storage.first_mut(index) else {
-            return self.create_taken(init);
+    pub(crate) fn create_in_free_slot<F: FnOnce(&mut T)>(
+        &mut self,
+        init: F,
+    ) -> Result<Handle<T>, F> {
+        let Some((index, slot, bit)) = self.free.head_slot(&mut self.storage) else {
+            return Err(init);
         };
         // The slot stays on the free list until `init` returns, so that if it unwinds,
-        // resetting what it wrote is all there is to undo.
+        // resetting what it wrote is all there is to undo. (`init` cannot reach the pool: it is
+        // borrowed mutably.)
         let value = slot.value_mut();
         value.reset_at_reuse();
         let mut value = scopeguard::guard(value, T::reset_at_release);
@@ -561,37 +563,33 @@ impl<T: Pooled, S> Pool<T, S> {
         slot.mark_live();
         bit.set();
         self.counts.create();
-        Some(slot.handle(index))
+        Ok(slot.handle(index))
     }
 
-    /// [`create_in_free_slot`](Pool::create_in_free_slot) for a slot past the first chunk, or
-    /// none.
-    #[cold]
-    fn create_taken(&mut self, init: impl FnOnce(&mut T)) -> Option<Handle<T>> {
-        let (taken, index, bit) = self.take_free(init)?;
-        let slot = taken.into_live();
-        bit.set();
-        self.counts.create();
-        Some(slot.handle(index))
-    }
-
-    /// Takes the slot at the head of the free list, hands its blank object to `init`, and
-    /// returns it in the caller's charge, with its index and bit; `None` when the list is
-    /// empty. If `init` panics, the slot is reset and goes back to the free list.
+    /// Takes the first slot of the free list that is not retired (dropping the retired ones
+    /// before it from the list), hands its blank object to `init`, and returns it in the
+    /// caller's charge, with its index and bit; `init` back when no slot is free. If `init`
+    /// panics, the slot is reset and goes back to the free list.
     ///
     /// Through `&self`, for leases: `init` may acquire again, so the slot leaves the free list
     /// before `init` runs.
     #[inline]
-    fn take_free(&self, init: impl FnOnce(&mut T)) -> Option<(Taken<'_, T>, usize, Bit<'_>)> {
-        if self.free.is_empty() {
-            return None;
-        }
-        let index = self.free.head() as usize;
-        let (slot, bit) = self
-            .storage
-            .slot_with_bit(index)
-            .expect("free-list indices are in the pool");
-        self.free.pop_head(slot);
+    fn take_free<F: FnOnce(&mut T)>(&self, init: F) -> Result<(Taken<'_, T>, usize, Bit<'_>), F> {
+        let retired_at = self.storage.retired_at();
+        let (index, slot, bit) = loop {
+            if self.free.is_empty() {
+                return Err(init);
+            }
+            let index = self.free.head() as usize;
+            let (slot, bit) = self
+                .storage
+                .slot_with_bit(index)
+                .expect("free-list indices are in the pool");
+            self.free.pop_head(slot);
+            if slot.version() != retired_at {
+                break (index, slot, bit);
+            }
+        };
         // SAFETY: the slot was just taken off the free list, so it is not live and nothing else
         // has it.
         let mut taken = unsafe { slot.take() };
@@ -602,15 +600,15 @@ impl<T: Pooled, S> Pool<T, S> {
             free.push(index, taken.into_slot());
         });
         init(taken.get_mut());
-        Some((ScopeGuard::into_inner(taken), index, bit))
+        Ok((ScopeGuard::into_inner(taken), index, bit))
     }
 
-    /// Lends the object of a free slot, set up by `init`; `None` when no slot is free.
+    /// Lends the object of a free slot, set up by `init`; `init` back when no slot is free.
     #[inline]
-    pub(crate) fn lend(&self, init: impl FnOnce(&mut T)) -> Option<Lease<'_, T>> {
+    pub(crate) fn lend<F: FnOnce(&mut T)>(&self, init: F) -> Result<Lease<'_, T>, F> {
         let (taken, index, bit) = self.take_free(init)?;
         self.counts.lend();
-        Some(Lease::new(taken, index, bit, &self.free, &self.counts))
+        Ok(Lease::new(taken, index, bit, &self.free, &self.counts))
     }
 
     /// Releases the live object `handle` names to make room, counting an eviction.
@@ -662,7 +660,7 @@ impl<T: Pooled, S> Pool<T, S> {
     /// holds.
     #[cfg(test)]
     pub(crate) fn version_of(&self, relative: u32) -> u32 {
-        self.storage.retired_at().wrapping_add(relative)
+        self.storage.version_of(relative)
     }
 }
 

@@ -48,7 +48,7 @@ impl<T> Slot<T> {
     /// versions only, so this is false for a slot without a live object.
     #[inline]
     pub(crate) fn matches(&self, handle: Handle<T>) -> bool {
-        self.version.get() == handle.generation().get()
+        self.version.get() == handle.version()
     }
 
     /// The handle of the slot's live object.
@@ -129,14 +129,14 @@ impl<T> Slot<T> {
     }
 
     /// Ends the life of the slot's object: its version turns even, so that no handle to that
-    /// object matches it any more. Returns false when the slot has used up its versions (the
-    /// next is `retired_at`, where it started) and must be retired.
+    /// object matches it any more. Returns true when the slot has used up its versions: it
+    /// reached `retired_at`, and must never be used again.
     #[inline]
     pub(crate) fn mark_dead(&self, retired_at: u32) -> bool {
         debug_assert!(self.is_live());
         let next = self.version.get().wrapping_add(1);
         self.version.set(next);
-        next != retired_at
+        next == retired_at
     }
 
     #[inline]
@@ -173,17 +173,9 @@ impl<'a, T> Taken<'a, T> {
         self.value
     }
 
-    /// The slot in charge. Marking it live other than by [`into_live`](Taken::into_live) is
-    /// for a `Taken` that is not used again.
+    /// The slot in charge. Marking it live is for a `Taken` that is not used again.
     #[inline]
     pub(crate) fn slot(&self) -> &'a Slot<T> {
-        self.slot
-    }
-
-    /// Gives up charge, making the slot live.
-    #[inline]
-    pub(crate) fn into_live(self) -> &'a Slot<T> {
-        self.slot.mark_live();
         self.slot
     }
 

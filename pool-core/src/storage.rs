@@ -6,13 +6,20 @@ use crate::offset;
 use crate::slot::Slot;
 use core::iter::{self, Chain, Once};
 
+/// The version of a slot never used, counted from the pool's offset: even, not live.
+pub(crate) const FIRST_VERSION: u32 = 0;
+
+/// The version of a retired slot, counted from the pool's offset: even, and never reached but
+/// by a slot that has had 2³¹ − 1 lives, after which the next version would come round to
+/// those of its first lives.
+const RETIRED_VERSION: u32 = 0u32.wrapping_sub(2);
+
 /// A pool's slots: the first chunk, built up front, and the chunks a growing pool added.
 pub(crate) struct Storage<T> {
     first: Chunk<T>,
     grown: Grown<T>,
-    /// Where this pool's slot versions start: apart from other pools' (see `offset`), so that a
-    /// handle from another pool almost never matches a live object here. A slot whose versions
-    /// come back round to it is retired.
+    /// Where this pool's slot versions are counted from: apart from other pools' (see
+    /// `offset`), so that a handle from another pool almost never matches a live object here.
     offset: u32,
 }
 
@@ -21,16 +28,16 @@ impl<T> Storage<T> {
     pub(crate) fn new(capacity: usize, blank: impl FnMut() -> T) -> Self {
         let offset = offset::next();
         Self {
-            first: Chunk::build(0, capacity, offset, blank),
+            first: Chunk::build(0, capacity, offset.wrapping_add(FIRST_VERSION), blank),
             grown: Grown::new(capacity),
             offset,
         }
     }
 
-    /// The version at which a slot is retired: its first, come round again.
+    /// The version of a retired slot (see `RETIRED_VERSION`).
     #[inline]
     pub(crate) fn retired_at(&self) -> u32 {
-        self.offset
+        self.offset.wrapping_add(RETIRED_VERSION)
     }
 
     /// Slots built now, in every chunk.
@@ -70,12 +77,6 @@ impl<T> Storage<T> {
         }
     }
 
-    /// The slot at `index` if it is in the first chunk, mutably, and its occupancy bit.
-    #[inline]
-    pub(crate) fn first_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)> {
-        self.first.slot_mut(index)
-    }
-
     /// Every chunk, the first first.
     #[inline]
     pub(crate) fn chunks(&self) -> Chunks<'_, T> {
@@ -104,14 +105,21 @@ impl<T> Storage<T> {
 
     /// Frees the grown chunks with no slot off `free` (see [`Grown::shrink`]).
     pub(crate) fn shrink(&mut self, free: &FreeList) -> usize {
-        self.grown.shrink(&self.first, free, self.offset)
+        self.grown
+            .shrink(&self.first, free, self.offset, self.retired_at())
     }
 
     #[cfg(test)]
     pub(crate) fn force_version(&self, index: usize, version: u32) {
         self.slot(index)
             .expect("a slot of this pool")
-            .force_version(self.offset.wrapping_add(version));
+            .force_version(self.version_of(version));
+    }
+
+    /// A version counted from the pool's offset, as the slots keep it.
+    #[cfg(test)]
+    pub(crate) fn version_of(&self, relative: u32) -> u32 {
+        self.offset.wrapping_add(relative)
     }
 }
 

@@ -40,8 +40,10 @@ impl<T: Evictable> Pool<T, Evict> {
         if self.is_full() {
             self.make_room();
         }
-        self.create_in_free_slot(init)
-            .expect("a slot was just freed")
+        let Ok(handle) = self.create_in_free_slot(init) else {
+            unreachable!("a slot was just freed");
+        };
+        handle
     }
 
     /// The live object `create` would evict if the pool were full

@@ -40,7 +40,7 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
         if self.is_full() && !self.grow(self.limit()) {
             return Err(self.refuse());
         }
-        self.create_in_free_slot(init).ok_or_else(|| self.refuse())
+        self.create_in_free_slot(init).map_err(|_| self.refuse())
     }
 
     /// Lends a blank object, set up by `init`, through `&self`, adding a chunk of slots when

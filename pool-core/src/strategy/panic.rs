@@ -25,8 +25,8 @@ impl<T: Pooled> Pool<T, Panic> {
     #[track_caller]
     pub fn create(&mut self, init: impl FnOnce(&mut T)) -> Handle<T> {
         match self.create_in_free_slot(init) {
-            Some(handle) => handle,
-            None => self.panic_full(),
+            Ok(handle) => handle,
+            Err(_) => self.panic_full(),
         }
     }
 
@@ -50,8 +50,8 @@ impl<T: Pooled> Pool<T, Panic> {
     #[track_caller]
     pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Lease<'_, T> {
         match self.lend(init) {
-            Some(lease) => lease,
-            None => self.panic_full(),
+            Ok(lease) => lease,
+            Err(_) => self.panic_full(),
         }
     }
 }
