@@ -38,6 +38,34 @@ impl<T> Chunk<T> {
         }
     }
 
+    #[cfg(feature = "serde")]
+    /// A chunk of `slots` from `base` on, with the bits of the live ones set.
+    pub(crate) fn from_slots(base: usize, slots: Box<[Slot<T>]>) -> Self {
+        let occupancy = Occupancy::new(slots.len());
+        for (local, slot) in slots.iter().enumerate() {
+            if slot.is_live() {
+                occupancy.bit(local).set();
+            }
+        }
+        Self {
+            base,
+            slots,
+            occupancy,
+        }
+    }
+
+    /// A chunk at the same place, each slot made by `slot` from the pool-wide index and slot
+    /// here, and the same occupancy.
+    pub(crate) fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
+        Self {
+            base: self.base,
+            slots: (self.slots.iter().enumerate())
+                .map(|(local, here)| slot(self.base + local, here))
+                .collect(),
+            occupancy: self.occupancy.clone(),
+        }
+    }
+
     #[inline]
     pub(crate) fn base(&self) -> usize {
         self.base

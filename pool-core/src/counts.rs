@@ -68,6 +68,49 @@ impl Counts {
         self.retired.get()
     }
 
+    /// The same counts, with the objects lent now given back: for a copy of the pool, where the
+    /// leases' slots are free.
+    pub(crate) fn without_leases(&self) -> Self {
+        Self {
+            created: self.created.clone(),
+            released: Cell::new(self.released.get() + self.leased.get() as u64),
+            leased: Cell::new(0),
+            high_water: self.high_water.clone(),
+            failed: self.failed.clone(),
+            evicted: self.evicted.clone(),
+            retired: self.retired.clone(),
+        }
+    }
+
+    #[cfg(feature = "serde")]
+    /// Counts from the figures [`Stats`](crate::Stats) shows, for `live` live objects and none
+    /// lent; an error saying what does not add up.
+    pub(crate) fn restore(
+        [created, released, failed, evicted]: [u64; 4],
+        high_water: usize,
+        live: usize,
+        retired: usize,
+    ) -> Result<Self, &'static str> {
+        let given_back = released
+            .checked_add(evicted)
+            .ok_or("more objects released than a count holds")?;
+        if created.checked_sub(given_back) != Some(live as u64) {
+            return Err("objects created less objects released is not the number of live objects");
+        }
+        if high_water < live {
+            return Err("a high water mark below the number of live objects");
+        }
+        Ok(Self {
+            created: Cell::new(created),
+            released: Cell::new(given_back),
+            leased: Cell::new(0),
+            high_water: Cell::new(high_water),
+            failed: Cell::new(failed),
+            evicted: Cell::new(evicted),
+            retired: Cell::new(retired),
+        })
+    }
+
     /// An object was created live.
     #[inline]
     pub(crate) fn create(&self) {

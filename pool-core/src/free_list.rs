@@ -8,6 +8,7 @@ use core::cell::Cell;
 ///
 /// Every change to the list happens here. In a cell, so that leases can pop and push through
 /// `&Pool`.
+#[derive(Clone)]
 pub(crate) struct FreeList {
     head: Cell<u32>,
 }

@@ -54,6 +54,122 @@ impl<T> Grown<T> {
         self.len.get()
     }
 
+    /// The same chunks in the same positions, each slot made by `slot` (see
+    /// [`Chunk::map_slots`]).
+    pub(crate) fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
+        let positions = OnceCell::new();
+        if let Some(here) = self.positions.get() {
+            let copied: Box<[Position<T>]> = (here.iter())
+                .map(|position| Position {
+                    chunk: match position.chunk.get() {
+                        Some(chunk) => OnceCell::from(chunk.map_slots(&mut slot)),
+                        None => OnceCell::new(),
+                    },
+                    version_floor: position.version_floor.clone(),
+                })
+                .collect();
+            if positions.set(copied).is_err() {
+                unreachable!("a new cell is empty");
+            }
+        }
+        Self {
+            positions,
+            start: self.start,
+            chunk_bits: self.chunk_bits,
+            len: self.len.clone(),
+            growing: Cell::new(false),
+        }
+    }
+
+    /// How many positions start below `INDEX_END`: the length of the table of positions,
+    /// whatever the pool's limit, so that a pool restored from its parts grows as it would have.
+    fn position_count(&self) -> usize {
+        (0..POSITIONS)
+            .take_while(|&k| self.position_base(k).is_some_and(|base| base < INDEX_END))
+            .count()
+    }
+
+    /// The index of the first slot of the position `k`, if it fits in a `usize`.
+    pub(crate) fn position_base(&self, k: usize) -> Option<usize> {
+        let past_first = ((1u64 << k) - 1) << self.chunk_bits;
+        usize::try_from(past_first).ok()?.checked_add(self.start)
+    }
+
+    /// The most slots a chunk at the position `k` holds.
+    fn position_len(&self, k: usize) -> usize {
+        let bits = self.chunk_bits + u32::try_from(k).unwrap_or(u32::MAX);
+        1usize.checked_shl(bits).unwrap_or(usize::MAX)
+    }
+
+    #[cfg(feature = "serde")]
+    /// Grown chunks past a first chunk of `start` slots, each at its position, and the
+    /// positions' version floors (see [`Position`]); empty floors when the pool never grew. An
+    /// error saying what is wrong when the chunks are not where a pool would have grown them.
+    pub(crate) fn restore(
+        start: usize,
+        chunks: impl IntoIterator<Item = (usize, Chunk<T>)>,
+        floors: &[u32],
+    ) -> Result<Self, &'static str> {
+        let grown = Self::new(start);
+        let mut chunks = chunks.into_iter().peekable();
+        if floors.is_empty() {
+            return match chunks.peek() {
+                None => Ok(grown),
+                Some(_) => Err("grown chunks without the positions they were grown in"),
+            };
+        }
+        if floors.len() != grown.position_count() {
+            return Err("a table of positions not of the length a pool of this size has");
+        }
+        let positions: Box<[Position<T>]> = (floors.iter())
+            .map(|&floor| Position {
+                chunk: OnceCell::new(),
+                version_floor: Cell::new(floor),
+            })
+            .collect();
+        let mut len = 0;
+        for (k, chunk) in chunks {
+            let position = positions
+                .get(k)
+                .ok_or("a grown chunk past the last position")?;
+            if Some(chunk.base()) != grown.position_base(k)
+                || chunk.len() == 0
+                || chunk.len() > grown.position_len(k)
+                || chunk.base() + chunk.len() > INDEX_END
+            {
+                return Err("a grown chunk not where its position puts it, or longer");
+            }
+            len += chunk.len();
+            if position.chunk.set(chunk).is_err() {
+                return Err("two grown chunks at one position");
+            }
+        }
+        grown.len.set(len);
+        if grown.positions.set(positions).is_err() {
+            unreachable!("a new pool has no positions yet");
+        }
+        Ok(grown)
+    }
+
+    #[cfg(feature = "serde")]
+    /// The grown chunks with their positions, and the positions' version floors; empty floors
+    /// when the pool never grew. What [`restore`](Grown::restore) takes.
+    pub(crate) fn parts(
+        &self,
+    ) -> (
+        impl Iterator<Item = (usize, &Chunk<T>)>,
+        impl Iterator<Item = u32>,
+    ) {
+        let positions = self.positions.get().map_or(&[][..], |p| p);
+        (
+            (positions.iter().enumerate())
+                .filter_map(|(k, position)| Some((k, position.chunk.get()?))),
+            positions
+                .iter()
+                .map(|position| position.version_floor.get()),
+        )
+    }
+
     /// The position whose range holds `index` (past the first chunk), and the index within it.
     #[inline]
     fn position(&self, index: usize) -> (usize, usize) {
@@ -117,10 +233,7 @@ impl<T> Grown<T> {
             return None;
         }
         let positions = self.positions.get_or_init(|| {
-            let count = (0..POSITIONS)
-                .take_while(|&k| self.start + (((1usize << k) - 1) << self.chunk_bits) < limit)
-                .count();
-            (0..count)
+            (0..self.position_count())
                 .map(|_| Position {
                     chunk: OnceCell::new(),
                     version_floor: Cell::new(FIRST_VERSION),
@@ -129,8 +242,8 @@ impl<T> Grown<T> {
         });
         let (k, position) =
             (positions.iter().enumerate()).find(|(_, p)| p.chunk.get().is_none())?;
-        let base = self.start + (((1 << k) - 1) << self.chunk_bits);
-        let len = (1usize << (self.chunk_bits + u32::try_from(k).ok()?))
+        let base = self.position_base(k)?;
+        let len = (self.position_len(k))
             .min(room)
             .min(INDEX_END.saturating_sub(base));
         if len == 0 {

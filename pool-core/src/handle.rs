@@ -12,8 +12,12 @@ use core::num::{NonZeroU32, NonZeroU64};
 /// Releasing an object moves its slot to a new version, so a handle never reaches an object
 /// created after its own was released: [`Pool::get`](crate::Pool::get) returns `None` and
 /// [`Pool::release`](crate::Pool::release) returns [`StaleHandle`](crate::StaleHandle), however
-/// often the slot has been reused since. A slot that has used up its versions (after 2³¹
+/// often the slot has been reused since. A slot that has used up its versions (after 2³¹ − 1
 /// objects) is retired instead of reused.
+///
+/// A handle prints as `12v3` (slot 12, version 3), and turns into a `u64` and back
+/// ([`to_bits`](Handle::to_bits), [`from_bits`](Handle::from_bits)) for a network id, a `mio`
+/// token or a save file.
 ///
 /// # Handles from another pool
 ///
@@ -35,7 +39,7 @@ use core::num::{NonZeroU32, NonZeroU64};
 ///   On targets without 32-bit atomics every pool starts from the same point, and only the first
 ///   guarantee holds.
 ///
-/// This costs nothing on the way: a lookup is one comparison of versions, as before.
+/// It costs nothing: a lookup compares one version.
 ///
 /// ```
 /// use pooled::{Handle, Pooled};
@@ -106,6 +110,60 @@ impl<T> Handle<T> {
         }
     }
 
+    /// The handle as one number: the version in the high 32 bits, the slot index in the low.
+    /// Stable across runs and platforms, for a network id, a `mio` token or a save file;
+    /// [`from_bits`](Handle::from_bits) turns it back.
+    ///
+    /// ```
+    /// # use pooled::{Handle, Pooled};
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Connection { bytes_in: u64 }
+    /// let mut connections = ConnectionPool::new();
+    /// let conn = connections.create(|c| c.bytes_in = 0)?;
+    /// let token = conn.to_bits(); // e.g. a `mio::Token(token as usize)`
+    /// assert_eq!(Handle::<Connection>::from_bits(token), Some(conn));
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    #[inline]
+    pub const fn to_bits(self) -> u64 {
+        self.bits.get()
+    }
+
+    /// The handle [`to_bits`](Handle::to_bits) gave `bits`, or `None` for bits no pool ever
+    /// issues (an even version, or an index past [`Pool::MAX_CAPACITY`](crate::Pool::MAX_CAPACITY)).
+    ///
+    /// A handle made so is checked like any other: if its object is gone, or it is from another
+    /// pool, the pool refuses it (see [above](Handle#handles-from-another-pool)).
+    ///
+    /// ```
+    /// # use pooled::{Handle, Pooled};
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Connection { bytes_in: u64 }
+    /// assert!(Handle::<Connection>::from_bits(0).is_none());
+    /// assert!(Handle::<Connection>::from_bits(2 << 32).is_none()); // even version
+    /// let forged = Handle::<Connection>::from_bits(3 << 32 | 1).unwrap();
+    /// assert_eq!(forged.to_string(), "1v3");
+    /// assert!(ConnectionPool::new().get(forged).is_none());
+    /// ```
+    #[inline]
+    pub const fn from_bits(bits: u64) -> Option<Self> {
+        #[expect(clippy::cast_possible_truncation, reason = "the index is the low half")]
+        let index = bits as u32;
+        let version = (bits >> 32) as u32;
+        if version.is_multiple_of(2) || index as usize >= crate::slot::INDEX_END {
+            return None;
+        }
+        match NonZeroU64::new(bits) {
+            Some(bits) => Some(Self {
+                bits,
+                marker: PhantomData,
+            }),
+            None => None,
+        }
+    }
+
     /// The version, as the slots keep it.
     #[inline]
     pub(crate) const fn version(self) -> u32 {
@@ -156,6 +214,13 @@ impl<T> Hash for Handle<T> {
 /// Prints `Handle(5v3)`: slot 5, version 3.
 impl<T> fmt::Debug for Handle<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Handle({}v{})", self.index(), self.version())
+        write!(f, "Handle({self})")
+    }
+}
+
+/// Prints `5v3`: slot 5, version 3.
+impl<T> fmt::Display for Handle<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}v{}", self.index(), self.version())
     }
 }

@@ -32,11 +32,14 @@ extern crate alloc;
 extern crate std;
 
 mod chunk;
+mod clone;
 mod counts;
+mod disjoint;
 mod error;
 mod free_list;
 mod grown;
 mod handle;
+mod index;
 mod iter;
 mod lease;
 mod occupancy;
@@ -45,6 +48,8 @@ mod order;
 mod pool;
 mod pooled;
 mod reset;
+#[cfg(feature = "serde")]
+mod serde;
 mod slot;
 mod stats;
 mod storage;

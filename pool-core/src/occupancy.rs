@@ -7,6 +7,7 @@ pub(crate) const BITS: usize = u64::BITS as usize;
 /// the set bits, skipping 64 free slots per zero word, and trusts them.
 ///
 /// In cells, so that a lease turning into a handle can set its bit through `&Pool`.
+#[derive(Clone)]
 pub(crate) struct Occupancy {
     words: Box<[Cell<u64>]>,
 }

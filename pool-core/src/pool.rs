@@ -69,10 +69,10 @@ pub struct Pool<T: Pooled, S = <T as Pooled>::Strategy> {
     //   or any other; a slot moves to its next version whenever it stops being live, and a chunk
     //   given back by `shrink` passes its highest version on to any chunk grown in its place;
     // - a live object is mutated only through `&mut Pool`.
-    storage: Storage<T>,
-    free: FreeList,
-    counts: Counts,
-    strategy: PhantomData<fn() -> S>,
+    pub(crate) storage: Storage<T>,
+    pub(crate) free: FreeList,
+    pub(crate) counts: Counts,
+    pub(crate) strategy: PhantomData<fn() -> S>,
 }
 
 impl<T: Pooled, S> Pool<T, S> {
@@ -122,6 +122,7 @@ impl<T: Pooled, S> Pool<T, S> {
 
     /// The number of slots, live or not.
     #[inline]
+    #[doc(alias = "count_all", alias = "CountAll")]
     pub fn capacity(&self) -> usize {
         self.storage.capacity()
     }
@@ -129,6 +130,7 @@ impl<T: Pooled, S> Pool<T, S> {
     /// The number of live objects: those reachable by handle. Leased objects are counted apart,
     /// in [`Stats::leased`].
     #[inline]
+    #[doc(alias = "count_active", alias = "CountActive", alias = "count")]
     pub fn len(&self) -> usize {
         self.counts.live()
     }
@@ -169,9 +171,36 @@ impl<T: Pooled, S> Pool<T, S> {
     ///
     /// # Errors
     /// [`PoolFull`] when every slot is live, lent or retired; `init` is not called.
+    #[doc(alias = "insert", alias = "push", alias = "spawn")]
     #[inline]
     pub fn try_create(&mut self, init: impl FnOnce(&mut T)) -> Result<Handle<T>, PoolFull> {
-        self.create_in_free_slot(init).map_err(|_| self.refuse())
+        self.try_create_with_handle(|_, object| init(object))
+    }
+
+    /// [`try_create`](Pool::try_create), with `init` seeing the handle the object will have:
+    /// for an object that refers to itself, or is filed under its handle elsewhere (slotmap's
+    /// `insert_with_key`, slab's `vacant_entry`).
+    ///
+    /// ```
+    /// # use pooled::{Handle, Pooled};
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Node { me: Option<Handle<Node>> }
+    /// let mut nodes = NodePool::new();
+    /// let node = nodes.try_create_with_handle(|handle, node| node.me = Some(handle))?;
+    /// assert_eq!(nodes[node].me, Some(node));
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when every slot is live, lent or retired; `init` is not called.
+    #[doc(alias = "insert_with_key")]
+    #[inline]
+    pub fn try_create_with_handle(
+        &mut self,
+        init: impl FnOnce(Handle<T>, &mut T),
+    ) -> Result<Handle<T>, PoolFull> {
+        self.create_in_free_slot(init).ok_or_else(|| self.refuse())
     }
 
     /// Lends a blank object, set up by `init`, through `&self`, if a slot is free: many leases
@@ -201,7 +230,7 @@ impl<T: Pooled, S> Pool<T, S> {
     /// [`Stats::failed`].
     #[inline]
     pub fn try_acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
-        self.lend(init).map_err(|_| self.refuse())
+        self.lend(init).ok_or_else(|| self.refuse())
     }
 
     /// The object `handle` names, or `None` once it has been released, or if the handle is from
@@ -260,6 +289,7 @@ impl<T: Pooled, S> Pool<T, S> {
     /// # Ok::<(), pooled::PoolFull>(())
     /// ```
     #[inline]
+    #[doc(alias = "contains_key")]
     pub fn contains(&self, handle: Handle<T>) -> bool {
         self.storage
             .slot(handle.index())
@@ -291,6 +321,14 @@ impl<T: Pooled, S> Pool<T, S> {
     /// [`StaleHandle`] when the object was already released, or the handle is from another
     /// pool (see [`Handle`](crate::Handle#handles-from-another-pool)); nothing changes.
     #[inline]
+    #[doc(
+        alias = "remove",
+        alias = "try_remove",
+        alias = "Release",
+        alias = "free",
+        alias = "despawn",
+        alias = "recycle"
+    )]
     pub fn release(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
         let retired_at = self.storage.retired_at();
         match self.storage.slot_mut(handle.index()) {
@@ -347,6 +385,7 @@ impl<T: Pooled, S> Pool<T, S> {
     /// # Ok::<(), pooled::PoolFull>(())
     /// ```
     #[inline]
+    #[doc(alias = "iter_active")]
     pub fn iter(&self) -> Iter<'_, T> {
         Iter::new(self.storage.chunks(), self.len())
     }
@@ -434,7 +473,37 @@ impl<T: Pooled, S> Pool<T, S> {
     /// assert_eq!(pool.len(), 1);
     /// # Ok::<(), pooled::PoolFull>(())
     /// ```
+    #[inline]
     pub fn retain(&mut self, mut keep: impl FnMut(&mut T) -> bool) {
+        self.retain_with_handle(|_, object| keep(object));
+    }
+
+    /// [`retain`](Pool::retain), with `keep` seeing each object's handle as well: to drop it
+    /// from an index kept elsewhere as the object goes.
+    ///
+    /// ```
+    /// # use pooled::{Handle, Pooled};
+    /// # use std::collections::HashSet;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 8)]
+    /// # struct Enemy { health: i32 }
+    /// let mut enemies = EnemyPool::new();
+    /// let mut targeted: HashSet<Handle<Enemy>> = HashSet::new();
+    /// for health in [0, 10] {
+    ///     targeted.insert(enemies.try_create(|e| e.health = health)?);
+    /// }
+    /// enemies.retain_with_handle(|handle, enemy| {
+    ///     let alive = enemy.health > 0;
+    ///     if !alive {
+    ///         targeted.remove(&handle);
+    ///     }
+    ///     alive
+    /// });
+    /// assert_eq!(targeted.len(), 1);
+    /// assert!(targeted.iter().all(|&h| enemies.contains(h)));
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    pub fn retain_with_handle(&mut self, mut keep: impl FnMut(Handle<T>, &mut T) -> bool) {
         let retired_at = self.storage.retired_at();
         let (free, counts) = (&self.free, &self.counts);
         for chunk in self.storage.chunks_mut() {
@@ -450,7 +519,8 @@ impl<T: Pooled, S> Pool<T, S> {
                     let Some(slot) = slots.get_mut(local) else {
                         break;
                     };
-                    if !keep(slot.value_mut()) {
+                    let handle = slot.handle(base + local);
+                    if !keep(handle, slot.value_mut()) {
                         Self::vacate(
                             slot,
                             &occupancy.bit(local),
@@ -480,6 +550,7 @@ impl<T: Pooled, S> Pool<T, S> {
     /// assert!(contacts.get(c).is_none());
     /// # Ok::<(), pooled::PoolFull>(())
     /// ```
+    #[doc(alias = "clear", alias = "Clear")]
     pub fn release_all(&mut self) {
         self.retain(|_| false);
     }
@@ -522,6 +593,7 @@ impl<T: Pooled, S> Pool<T, S> {
     /// assert_eq!((stats.created, stats.released, stats.high_water), (1, 1, 1));
     /// # Ok::<(), pooled::PoolFull>(())
     /// ```
+    #[doc(alias = "count_inactive", alias = "CountInactive")]
     pub fn stats(&self) -> Stats {
         let counts = &self.counts;
         let (live, leased, retired) = (counts.live(), counts.leased(), counts.retired());
@@ -542,28 +614,27 @@ impl<T: Pooled, S> Pool<T, S> {
     }
 
     /// Creates an object in the slot at the head of the free list (dropping the retired slots
-    /// before it from the list); `init` back when no slot is free.
+    /// before it from the list), handing `init` its handle-to-be; `None` when no slot is free.
     #[inline]
-    pub(crate) fn create_in_free_slot<F: FnOnce(&mut T)>(
+    pub(crate) fn create_in_free_slot(
         &mut self,
-        init: F,
-    ) -> Result<Handle<T>, F> {
-        let Some((index, slot, bit)) = self.free.head_slot(&mut self.storage) else {
-            return Err(init);
-        };
+        init: impl FnOnce(Handle<T>, &mut T),
+    ) -> Option<Handle<T>> {
+        let (index, slot, bit) = self.free.head_slot(&mut self.storage)?;
+        let handle = slot.next_handle(index);
         // The slot stays on the free list until `init` returns, so that if it unwinds,
         // resetting what it wrote is all there is to undo. (`init` cannot reach the pool: it is
         // borrowed mutably.)
         let value = slot.value_mut();
         value.reset_at_reuse();
         let mut value = scopeguard::guard(value, T::reset_at_release);
-        init(&mut value);
+        init(handle, &mut value);
         ScopeGuard::into_inner(value);
         self.free.pop_head(slot);
         slot.mark_live();
         bit.set();
         self.counts.create();
-        Ok(slot.handle(index))
+        Some(handle)
     }
 
     /// Takes the first slot of the free list that is not retired (dropping the retired ones
@@ -574,11 +645,11 @@ impl<T: Pooled, S> Pool<T, S> {
     /// Through `&self`, for leases: `init` may acquire again, so the slot leaves the free list
     /// before `init` runs.
     #[inline]
-    fn take_free<F: FnOnce(&mut T)>(&self, init: F) -> Result<(Taken<'_, T>, usize, Bit<'_>), F> {
+    fn take_free(&self, init: impl FnOnce(&mut T)) -> Option<(Taken<'_, T>, usize, Bit<'_>)> {
         let retired_at = self.storage.retired_at();
         let (index, slot, bit) = loop {
             if self.free.is_empty() {
-                return Err(init);
+                return None;
             }
             let index = self.free.head() as usize;
             let (slot, bit) = self
@@ -600,15 +671,15 @@ impl<T: Pooled, S> Pool<T, S> {
             free.push(index, taken.into_slot());
         });
         init(taken.get_mut());
-        Ok((ScopeGuard::into_inner(taken), index, bit))
+        Some((ScopeGuard::into_inner(taken), index, bit))
     }
 
-    /// Lends the object of a free slot, set up by `init`; `init` back when no slot is free.
+    /// Lends the object of a free slot, set up by `init`; `None` when no slot is free.
     #[inline]
-    pub(crate) fn lend<F: FnOnce(&mut T)>(&self, init: F) -> Result<Lease<'_, T>, F> {
+    pub(crate) fn lend(&self, init: impl FnOnce(&mut T)) -> Option<Lease<'_, T>> {
         let (taken, index, bit) = self.take_free(init)?;
         self.counts.lend();
-        Ok(Lease::new(taken, index, bit, &self.free, &self.counts))
+        Some(Lease::new(taken, index, bit, &self.free, &self.counts))
     }
 
     /// Releases the live object `handle` names to make room, counting an eviction.

@@ -74,6 +74,17 @@ impl<T> Slot<T> {
         }
     }
 
+    /// The handle the slot's next object will have: the one [`mark_live`](Slot::mark_live)
+    /// makes good.
+    #[inline]
+    pub(crate) fn next_handle(&self, index: usize) -> Handle<T> {
+        debug_assert!(!self.is_live());
+        // A slot that is not live has an even version: the next one is odd, so not zero.
+        let version = NonZeroU32::MIN | self.version.get().wrapping_add(1);
+        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+        Handle::new(index as u32, version)
+    }
+
     /// The live object, shared, without looking at the version.
     ///
     /// # Safety

@@ -34,6 +34,41 @@ impl<T> Storage<T> {
         }
     }
 
+    #[cfg(feature = "serde")]
+    /// Storage from its parts (see [`Grown::restore`]), its versions counted from `offset`.
+    pub(crate) fn from_parts(offset: u32, first: Chunk<T>, grown: Grown<T>) -> Self {
+        Self {
+            first,
+            grown,
+            offset,
+        }
+    }
+
+    #[cfg(feature = "serde")]
+    pub(crate) fn offset(&self) -> u32 {
+        self.offset
+    }
+
+    #[cfg(feature = "serde")]
+    pub(crate) fn first(&self) -> &Chunk<T> {
+        &self.first
+    }
+
+    #[cfg(feature = "serde")]
+    pub(crate) fn grown(&self) -> &Grown<T> {
+        &self.grown
+    }
+
+    /// The same chunks at the same versions, each slot made by `slot` from its pool-wide index
+    /// and the slot here: handles into this storage are good in the copy.
+    pub(crate) fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
+        Self {
+            first: self.first.map_slots(&mut slot),
+            grown: self.grown.map_slots(slot),
+            offset: self.offset,
+        }
+    }
+
     /// The version of a retired slot (see `RETIRED_VERSION`).
     #[inline]
     pub(crate) fn retired_at(&self) -> u32 {

@@ -52,12 +52,20 @@ pub(crate) enum Op {
         pick: usize,
         leased: bool,
     },
+    /// Carries on with a clone of the pool, dropping the original: every handle must work in
+    /// the copy as it did.
+    Snapshot,
+    /// Borrows two objects at once: `Some` exactly when both are live and not the same.
+    Disjoint {
+        a: usize,
+        b: usize,
+    },
 }
 
 impl Op {
     pub(crate) fn decode(kind: u8, a: u16, b: u16) -> Self {
         let (a64, b64) = (u64::from(a), u64::from(b));
-        match kind % 18 {
+        match kind % 20 {
             0..=4 => Op::Create { id: a64 },
             5 | 6 => Op::Get { pick: a.into() },
             7 => Op::Modify {
@@ -75,6 +83,11 @@ impl Op {
             },
             14 => Op::Shrink,
             15 => Op::PanicInInit { id: a64 },
+            16 => Op::Snapshot,
+            17 => Op::Disjoint {
+                a: a.into(),
+                b: b.into(),
+            },
             _ => Op::Foreign {
                 pick: a.into(),
                 leased: b.is_multiple_of(2),
@@ -84,7 +97,7 @@ impl Op {
 }
 
 /// What the objects of every pool under test hold.
-pub(crate) trait Object: Pooled {
+pub(crate) trait Object: Pooled + Clone {
     /// Sets the object up as `id`, holding a clone of `held`.
     fn fill(&mut self, id: u64, held: &Rc<()>);
     /// Makes the object `id`, keeping what it holds.
@@ -209,7 +222,7 @@ fn live_objects<T: Object, S>(pool: &Pool<T, S>) -> Vec<(Handle<T>, u64)> {
 #[macro_export]
 macro_rules! object {
     ($object:ident, [$($attr:tt)*]) => {
-        #[derive(pooled::Pooled)]
+        #[derive(pooled::Pooled, Clone)]
         #[pool($($attr)*)]
         pub(crate) struct $object {
             id: u64,
@@ -436,6 +449,12 @@ fn apply<T: Object, S: Strategy<T>>(pool: &mut Pool<T, S>, model: &mut Model<T>,
             assert!(pool.get_mut(handle).is_none(), "foreign {handle:?} reached");
             assert!(pool.release(handle).is_err(), "foreign {handle:?} released");
         }
+        Op::Snapshot => {
+            let copy = pool.clone();
+            assert_eq!(copy.stats(), pool.stats(), "a clone's stats");
+            *pool = copy;
+        }
+        Op::Disjoint { a, b } => disjoint(pool, model, a, b),
         Op::PanicInInit { id } => {
             let full = pool.is_full();
             let result = catch_unwind(AssertUnwindSafe(|| {
@@ -450,6 +469,19 @@ fn apply<T: Object, S: Strategy<T>>(pool: &mut Pool<T, S>, model: &mut Model<T>,
                 full || result.is_err(),
                 "init's panic did not reach the caller"
             );
+        }
+    }
+}
+
+fn disjoint<T: Object, S>(pool: &mut Pool<T, S>, model: &Model<T>, a: usize, b: usize) {
+    if let (Some(a), Some(b)) = (model.pick(a), model.pick(b)) {
+        let expected = a != b && model.live.contains_key(&a) && model.live.contains_key(&b);
+        match pool.get_disjoint_mut([a, b]) {
+            Some([x, y]) => {
+                assert!(expected, "get_disjoint_mut([{a:?}, {b:?}]) reached objects");
+                assert_eq!([x.id(), y.id()], [model.live[&a], model.live[&b]]);
+            }
+            None => assert!(!expected, "get_disjoint_mut([{a:?}, {b:?}]) refused"),
         }
     }
 }

@@ -35,12 +35,35 @@ impl<T: Evictable> Pool<T, Evict> {
     /// # Panics
     /// When the pool is full and holds no live object to evict: a pool of capacity 0, or one
     /// whose slots are all lent or retired.
+    #[doc(alias = "insert", alias = "push", alias = "spawn", alias = "alloc")]
     #[inline]
     pub fn create(&mut self, init: impl FnOnce(&mut T)) -> Handle<T> {
+        self.create_with_handle(|_, object| init(object))
+    }
+
+    /// [`create`](Pool::create), with `init` seeing the handle the object will have.
+    ///
+    /// ```
+    /// # use pooled::{Handle, Pooled};
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1, on_full = evict, evict_by = |v| v.volume)]
+    /// # struct Voice { volume: u32, me: Option<Handle<Voice>> }
+    /// let mut voices = VoicePool::new();
+    /// let first = voices.create_with_handle(|handle, v| v.me = Some(handle));
+    /// let second = voices.create_with_handle(|handle, v| v.me = Some(handle)); // evicts
+    /// assert_eq!(voices[second].me, Some(second));
+    /// assert!(voices.get(first).is_none());
+    /// ```
+    ///
+    /// # Panics
+    /// When the pool is full and holds no live object to evict.
+    #[doc(alias = "insert_with_key")]
+    #[inline]
+    pub fn create_with_handle(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Handle<T> {
         if self.is_full() {
             self.make_room();
         }
-        let Ok(handle) = self.create_in_free_slot(init) else {
+        let Some(handle) = self.create_in_free_slot(init) else {
             unreachable!("a slot was just freed");
         };
         handle
@@ -72,6 +95,13 @@ impl<T: Evictable> Pool<T, Evict> {
     ///
     /// # Errors
     /// [`PoolFull`] when no slot is free; `init` is not called.
+    #[doc(
+        alias = "get",
+        alias = "Get",
+        alias = "get_or_create",
+        alias = "pull",
+        alias = "take"
+    )]
     #[inline]
     pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
         self.try_acquire(init)

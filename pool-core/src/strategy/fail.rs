@@ -27,9 +27,35 @@ impl<T: Pooled> Pool<T, Fail> {
     ///
     /// # Errors
     /// [`PoolFull`] when every slot is in use; `init` is not called.
+    #[doc(alias = "insert", alias = "push", alias = "spawn", alias = "alloc")]
     #[inline]
     pub fn create(&mut self, init: impl FnOnce(&mut T)) -> Result<Handle<T>, PoolFull> {
         self.try_create(init)
+    }
+
+    /// [`create`](Pool::create), with `init` seeing the handle the object will have. The same
+    /// as [`try_create_with_handle`](Pool::try_create_with_handle).
+    ///
+    /// ```
+    /// # use pooled::{Handle, Pooled};
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Bullet { me: Option<Handle<Bullet>> }
+    /// let mut bullets = BulletPool::new();
+    /// let b = bullets.create_with_handle(|handle, bullet| bullet.me = Some(handle))?;
+    /// assert_eq!(bullets[b].me, Some(b));
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when every slot is in use; `init` is not called.
+    #[doc(alias = "insert_with_key")]
+    #[inline]
+    pub fn create_with_handle(
+        &mut self,
+        init: impl FnOnce(Handle<T>, &mut T),
+    ) -> Result<Handle<T>, PoolFull> {
+        self.try_create_with_handle(init)
     }
 
     /// Lends a blank object, set up by `init`, through `&self`; it comes back, reset, when the
@@ -50,6 +76,13 @@ impl<T: Pooled> Pool<T, Fail> {
     ///
     /// # Errors
     /// [`PoolFull`] when no slot is free; `init` is not called.
+    #[doc(
+        alias = "get",
+        alias = "Get",
+        alias = "get_or_create",
+        alias = "pull",
+        alias = "take"
+    )]
     #[inline]
     pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
         self.try_acquire(init)

@@ -35,12 +35,40 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     /// # Errors
     /// [`PoolFull`] when every slot is in use and the pool holds `MAX` slots; `init` is not
     /// called.
+    #[doc(alias = "insert", alias = "push", alias = "spawn", alias = "alloc")]
     #[inline]
     pub fn create(&mut self, init: impl FnOnce(&mut T)) -> Result<Handle<T>, PoolFull> {
+        self.create_with_handle(|_, object| init(object))
+    }
+
+    /// [`create`](Pool::create), with `init` seeing the handle the object will have.
+    ///
+    /// ```
+    /// # use pooled::{Handle, Pooled};
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1, on_full = grow)]
+    /// # struct Enemy { me: Option<Handle<Enemy>> }
+    /// let mut enemies = EnemyPool::new();
+    /// for _ in 0..3 {
+    ///     let e = enemies.create_with_handle(|handle, e| e.me = Some(handle))?;
+    ///     assert_eq!(enemies[e].me, Some(e));
+    /// }
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when every slot is in use and the pool holds `MAX` slots; `init` is not
+    /// called.
+    #[doc(alias = "insert_with_key")]
+    #[inline]
+    pub fn create_with_handle(
+        &mut self,
+        init: impl FnOnce(Handle<T>, &mut T),
+    ) -> Result<Handle<T>, PoolFull> {
         if self.is_full() && !self.grow(self.limit()) {
             return Err(self.refuse());
         }
-        self.create_in_free_slot(init).map_err(|_| self.refuse())
+        self.create_in_free_slot(init).ok_or_else(|| self.refuse())
     }
 
     /// Lends a blank object, set up by `init`, through `&self`, adding a chunk of slots when
@@ -48,6 +76,13 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     ///
     /// # Errors
     /// [`PoolFull`] when no slot is free and the pool holds `MAX` slots; `init` is not called.
+    #[doc(
+        alias = "get",
+        alias = "Get",
+        alias = "get_or_create",
+        alias = "pull",
+        alias = "take"
+    )]
     #[inline]
     pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
         if self.is_full() && !self.grow(self.limit()) {

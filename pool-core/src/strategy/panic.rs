@@ -21,12 +21,34 @@ impl<T: Pooled> Pool<T, Panic> {
     ///
     /// # Panics
     /// When every slot is in use.
+    #[doc(alias = "insert", alias = "push", alias = "spawn", alias = "alloc")]
     #[inline]
     #[track_caller]
     pub fn create(&mut self, init: impl FnOnce(&mut T)) -> Handle<T> {
+        self.create_with_handle(|_, object| init(object))
+    }
+
+    /// [`create`](Pool::create), with `init` seeing the handle the object will have.
+    ///
+    /// ```
+    /// # use pooled::{Handle, Pooled};
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4, on_full = panic)]
+    /// # struct Boss { me: Option<Handle<Boss>> }
+    /// let mut bosses = BossPool::new();
+    /// let boss = bosses.create_with_handle(|handle, boss| boss.me = Some(handle));
+    /// assert_eq!(bosses[boss].me, Some(boss));
+    /// ```
+    ///
+    /// # Panics
+    /// When every slot is in use.
+    #[doc(alias = "insert_with_key")]
+    #[inline]
+    #[track_caller]
+    pub fn create_with_handle(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Handle<T> {
         match self.create_in_free_slot(init) {
-            Ok(handle) => handle,
-            Err(_) => self.panic_full(),
+            Some(handle) => handle,
+            None => self.panic_full(),
         }
     }
 
@@ -46,12 +68,19 @@ impl<T: Pooled> Pool<T, Panic> {
     ///
     /// # Panics
     /// When no slot is free.
+    #[doc(
+        alias = "get",
+        alias = "Get",
+        alias = "get_or_create",
+        alias = "pull",
+        alias = "take"
+    )]
     #[inline]
     #[track_caller]
     pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Lease<'_, T> {
         match self.lend(init) {
-            Ok(lease) => lease,
-            Err(_) => self.panic_full(),
+            Some(lease) => lease,
+            None => self.panic_full(),
         }
     }
 }
