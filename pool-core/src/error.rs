@@ -34,6 +34,19 @@ impl PoolFull {
     }
 
     /// The capacity of the pool that was full.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1)]
+    /// # struct Bullet { damage: u32 }
+    /// let mut pool = BulletPool::new();
+    /// pool.create(|_| {})?;
+    /// let full = pool.create(|_| {}).unwrap_err();
+    /// assert_eq!(full.capacity(), 1);
+    /// assert_eq!(full.to_string(), "pool is full: none of its 1 slots is free");
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
     pub const fn capacity(&self) -> usize {
         self.capacity
     }
@@ -81,6 +94,19 @@ impl StaleHandle {
     }
 
     /// The slot index of the stale handle.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Bullet { damage: u32 }
+    /// let mut pool = BulletPool::new();
+    /// let bullet = pool.create(|_| {})?;
+    /// pool.release(bullet).unwrap();
+    /// let stale = pool.release(bullet).unwrap_err();
+    /// assert_eq!((stale.index(), stale.generation()), (bullet.index(), bullet.generation().get()));
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
     pub const fn index(&self) -> usize {
         self.index
     }

@@ -15,7 +15,8 @@ use core::num::{NonZeroU32, NonZeroU64};
 /// often the slot has been reused since. A slot that has used up its versions (after 2³¹ − 1
 /// objects) is retired instead of reused.
 ///
-/// A handle prints as `12v3` (slot 12, version 3), and turns into a `u64` and back
+/// A handle prints as `12v3` (slot 12, version 3: versions count from a point that differs
+/// from pool to pool, so most are large numbers), and turns into a `u64` and back
 /// ([`to_bits`](Handle::to_bits), [`from_bits`](Handle::from_bits)) for a network id, a `mio`
 /// token or a save file.
 ///
@@ -91,6 +92,22 @@ impl<T> Handle<T> {
     ///
     /// Two handles with the same index may name different objects: the slot's earlier and later
     /// lives. Use it to index side tables that are parallel to the pool.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Enemy { health: i32 }
+    /// let mut enemies = EnemyPool::new();
+    /// let mut names = vec![String::new(); enemies.capacity()]; // a side table
+    /// let e = enemies.create(|_| {})?;
+    /// names[e.index()] = "grunt".into();
+    /// enemies.release(e).unwrap();
+    /// let again = enemies.create(|_| {})?;
+    /// assert_eq!(again.index(), e.index()); // the same slot, another object
+    /// assert_ne!(again, e);
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
     #[inline]
     pub const fn index(self) -> usize {
         #[expect(clippy::cast_possible_truncation, reason = "the index is the low half")]
@@ -102,6 +119,20 @@ impl<T> Handle<T> {
     /// versions start (which differs from pool to pool) and moved on by two each time the slot
     /// is filled again. Compare versions of one slot of one pool: a later object has a higher
     /// one, until the count wraps.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1)]
+    /// # struct Enemy { health: i32 }
+    /// let mut enemies = EnemyPool::new();
+    /// let first = enemies.create(|_| {})?;
+    /// enemies.release(first).unwrap();
+    /// let second = enemies.create(|_| {})?;
+    /// assert_eq!(second.generation().get(), first.generation().get().wrapping_add(2));
+    /// assert_eq!(first.generation().get() % 2, 1);
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
     #[inline]
     pub const fn generation(self) -> NonZeroU32 {
         match NonZeroU32::new(self.version()) {

@@ -84,6 +84,22 @@ impl<T: Pooled, S> Pool<T, S> {
     /// This is the one allocation the pool makes until it grows, besides a bitmask of one bit
     /// per slot.
     ///
+    /// ```
+    /// use pooled::{Pool, Pooled};
+    ///
+    /// #[derive(Pooled)]
+    /// #[pool(size = 256)]
+    /// struct Particle {
+    ///     frames_left: u32,
+    /// }
+    ///
+    /// let pool = ParticlePool::new(); // the same as `Pool::<Particle>::new()`
+    /// assert_eq!(pool.capacity(), 256);
+    /// assert!(pool.is_empty());
+    /// let same: Pool<Particle> = pool;
+    /// # drop(same);
+    /// ```
+    ///
     /// # Panics
     /// If `T::SIZE` exceeds [`MAX_CAPACITY`](Pool::MAX_CAPACITY).
     pub fn new() -> Self {
@@ -121,6 +137,17 @@ impl<T: Pooled, S> Pool<T, S> {
     }
 
     /// The number of slots, live or not.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2)]
+    /// # struct Spark { heat: u32 }
+    /// let mut pool = SparkPool::new();
+    /// pool.try_create(|_| {})?;
+    /// assert_eq!((pool.len(), pool.capacity()), (1, 2));
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
     #[inline]
     #[doc(alias = "count_all", alias = "CountAll")]
     pub fn capacity(&self) -> usize {
@@ -129,6 +156,19 @@ impl<T: Pooled, S> Pool<T, S> {
 
     /// The number of live objects: those reachable by handle. Leased objects are counted apart,
     /// in [`Stats::leased`].
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2)]
+    /// # struct Spark { heat: u32 }
+    /// let mut pool = SparkPool::new();
+    /// let spark = pool.try_create(|_| {})?;
+    /// let _lease = pool.try_acquire(|_| {})?;
+    /// assert_eq!(pool.len(), 1); // the lease is not counted
+    /// assert_eq!(pool.stats().leased, 1);
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
     #[inline]
     #[doc(alias = "count_active", alias = "CountActive", alias = "count")]
     pub fn len(&self) -> usize {
@@ -136,6 +176,18 @@ impl<T: Pooled, S> Pool<T, S> {
     }
 
     /// Whether no object is live.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2)]
+    /// # struct Spark { heat: u32 }
+    /// let mut pool = SparkPool::new();
+    /// assert!(pool.is_empty());
+    /// let spark = pool.try_create(|_| {})?;
+    /// assert!(!pool.is_empty());
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -143,6 +195,19 @@ impl<T: Pooled, S> Pool<T, S> {
 
     /// Whether no slot is free, so that [`try_create`](Pool::try_create) would fail (and the
     /// strategy's `create` would fail, panic, evict or grow).
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2)]
+    /// # struct Spark { heat: u32 }
+    /// let mut pool = SparkPool::new();
+    /// pool.try_create(|_| {})?;
+    /// assert!(!pool.is_full());
+    /// pool.try_create(|_| {})?;
+    /// assert!(pool.is_full());
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
     #[inline]
     pub fn is_full(&self) -> bool {
         self.counts.in_use() + self.counts.retired() >= self.capacity()

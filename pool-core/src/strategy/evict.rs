@@ -93,6 +93,19 @@ impl<T: Evictable> Pool<T, Evict> {
     /// [`Lease`] drops. Unlike `create` it never evicts: evicting resets a live object, which
     /// someone may be reading through `&self`. The same as [`try_acquire`](Pool::try_acquire).
     ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1, on_full = evict, evict_by = |v| v.volume)]
+    /// # struct Voice { volume: u32 }
+    /// let voices = VoicePool::new();
+    /// let preview = voices.acquire(|v| v.volume = 3)?;
+    /// assert!(voices.acquire(|_| {}).is_err()); // full, and leases never evict
+    /// drop(preview);
+    /// assert!(voices.acquire(|_| {}).is_ok());
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
     /// # Errors
     /// [`PoolFull`] when no slot is free; `init` is not called.
     #[doc(

@@ -74,6 +74,20 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     /// Lends a blank object, set up by `init`, through `&self`, adding a chunk of slots when
     /// the pool is full; it comes back, reset, when the [`Lease`] drops.
     ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1, on_full = grow, max = 2)]
+    /// # struct Buffer { bytes: Vec<u8> }
+    /// let buffers = BufferPool::new();
+    /// let a = buffers.acquire(|_| {})?;
+    /// let b = buffers.acquire(|_| {})?; // grew
+    /// assert_eq!(buffers.capacity(), 2);
+    /// assert!(buffers.acquire(|_| {}).is_err()); // at `max`
+    /// # drop((a, b));
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
     /// # Errors
     /// [`PoolFull`] when no slot is free and the pool holds `MAX` slots; `init` is not called.
     #[doc(
