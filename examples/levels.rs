@@ -13,7 +13,16 @@
 //! cargo run --release --example levels
 //! ```
 
+mod cli;
+
 use pooled::{Handle, Pooled, Stats};
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+Usage: cargo run --release --example levels [-- --help]
+
+Sizes a particle pool per level, then fights a boss with an enemy pool that grows and shrinks.
+It takes no options.";
 
 /// A constant seed, so that every run plays the same frames and fights the same fight.
 const SEED: u64 = 0x1E7E1;
@@ -65,10 +74,14 @@ const BOSS_HEALTH: u32 = 1000;
 const GOBLIN_HEALTH: u32 = 20;
 const WAVES: [u32; 4] = [40, 60, 80, 120];
 
-fn main() {
+fn main() -> ExitCode {
+    if let Err(status) = cli::read(USAGE, (), |(), arg, _| cli::unknown(arg)) {
+        return status;
+    }
     particles_per_level();
     println!();
     boss_fight();
+    ExitCode::SUCCESS
 }
 
 /// Plays each level once with the default 512 slots to measure it, then sizes each level's pool

@@ -20,6 +20,8 @@
 //! When stdout is not a terminal (`| cat`, CI logs) it does not animate: it prints a summary line
 //! every 10 frames instead.
 
+mod cli;
+
 use pooled::Pooled;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
@@ -84,39 +86,19 @@ fn clear_trail(trail: &mut Vec<(f64, f64)>) {
     trail.reserve(TRAIL_LEN);
 }
 
-enum Command {
-    Run { frames: u32 },
-    Help,
-}
-
-fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, String> {
-    let mut frames = DEFAULT_FRAMES;
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--help" | "-h" => return Ok(Command::Help),
-            "--frames" => {
-                let value = args.next().ok_or("--frames needs a number of frames")?;
-                frames = value.parse().map_err(|_| {
-                    format!("--frames expects a whole number of frames, not `{value}`")
-                })?;
-            }
-            _ => return Err(format!("unknown argument `{arg}`")),
-        }
-    }
-    Ok(Command::Run { frames })
-}
-
 fn main() -> ExitCode {
-    let frames = match parse_args(std::env::args().skip(1)) {
-        Ok(Command::Run { frames }) => frames,
-        Ok(Command::Help) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
+    let frames = match cli::read(USAGE, DEFAULT_FRAMES, |frames, arg, value| match arg {
+        "--frames" => {
+            let text = value()?;
+            *frames = text
+                .parse()
+                .map_err(|_| format!("--frames expects a whole number of frames, not `{text}`"))?;
+            Ok(())
         }
-        Err(message) => {
-            eprintln!("error: {message}\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
+        _ => cli::unknown(arg),
+    }) {
+        Ok(frames) => frames,
+        Err(status) => return status,
     };
     match run(frames) {
         Ok(()) => ExitCode::SUCCESS,

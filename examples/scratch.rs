@@ -11,7 +11,16 @@
 //! cargo run --release --example scratch
 //! ```
 
+mod cli;
+
 use pooled::Pooled;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+Usage: cargo run --release --example scratch [-- --help]
+
+Borrows scratch lists through leases each frame and counts the frames' heap allocations. It
+takes no options.";
 
 const FRAMES: u32 = 24;
 const AGENTS: usize = 48;
@@ -30,7 +39,10 @@ struct Agent {
     heading: [f32; 3],
 }
 
-fn main() {
+fn main() -> ExitCode {
+    if let Err(status) = cli::read(USAGE, (), |(), arg, _| cli::unknown(arg)) {
+        return status;
+    }
     let mut rng = fastrand::Rng::with_seed(SEED);
     let mut agents: Vec<Agent> = (0..AGENTS)
         .map(|_| Agent {
@@ -65,6 +77,7 @@ fn main() {
         Some(frame) => println!("after warm-up (frame {frame} on), no frame allocated"),
         None => println!("the last frame still allocated"),
     }
+    ExitCode::SUCCESS
 }
 
 /// One frame: three scratch lists borrowed at once, dropped (given back) at the end of the

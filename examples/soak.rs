@@ -18,6 +18,8 @@
 //! An operation is a call on a pool (create, release, get, acquire, shrink) or an object visited
 //! by `retain` or by iteration.
 
+mod cli;
+
 use pooled::{Handle, Pooled, Stats, TotalOrder};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -97,16 +99,9 @@ enum Budget {
 }
 
 fn main() -> ExitCode {
-    let (budget, seed) = match parse_args(std::env::args().skip(1)) {
-        Ok(Some(parsed)) => parsed,
-        Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(message) => {
-            eprintln!("error: {message}\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
+    let (budget, seed) = match cli::read(USAGE, (Budget::Ops(10_000_000), 1), option) {
+        Ok(settings) => settings,
+        Err(status) => return status,
     };
     let mut game = Game::new(seed);
     game.warm_up();
@@ -154,36 +149,38 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Option<(Budget, u64)>, String> {
-    let mut budget = Budget::Ops(10_000_000);
-    let mut seed = 1;
-    while let Some(arg) = args.next() {
-        let mut value = || args.next().ok_or(format!("{arg} needs a value"));
-        match arg.as_str() {
-            "--help" | "-h" => return Ok(None),
-            "--ops" => budget = Budget::Ops(parse_count(&value()?)?),
-            "--seconds" => {
-                let seconds: f64 = value()?
-                    .parse()
-                    .map_err(|_| "--seconds takes a number".to_owned())?;
-                budget = Budget::Time(Duration::from_secs_f64(seconds));
-            }
-            "--seed" => {
-                seed = value()?
-                    .parse()
-                    .map_err(|_| "--seed takes a whole number".to_owned())?;
-            }
-            _ => return Err(format!("unknown argument `{arg}`")),
+fn option(
+    (budget, seed): &mut (Budget, u64),
+    arg: &str,
+    value: &mut dyn FnMut() -> Result<String, String>,
+) -> Result<(), String> {
+    match arg {
+        "--ops" => *budget = Budget::Ops(parse_count(&value()?)?),
+        "--seconds" => {
+            let text = value()?;
+            let seconds = text
+                .parse()
+                .ok()
+                .and_then(|s| Duration::try_from_secs_f64(s).ok());
+            *budget = Budget::Time(
+                seconds.ok_or(format!("--seconds takes a number of seconds, not `{text}`"))?,
+            );
         }
+        "--seed" => {
+            let text = value()?;
+            *seed =
+                (text.parse()).map_err(|_| format!("--seed takes a whole number, not `{text}`"))?;
+        }
+        _ => return cli::unknown(arg),
     }
-    Ok(Some((budget, seed)))
+    Ok(())
 }
 
 /// `1e9`, `2.5e8`, `1_000_000` or `1000000`.
 fn parse_count(text: &str) -> Result<u64, String> {
     let clean = text.replace('_', "");
     let error = || format!("--ops takes a count such as 1e9 or 1_000_000, not `{text}`");
-    if let Ok(count) = clean.parse() {
+    if let Ok(count @ 1..) = clean.parse::<u64>() {
         return Ok(count);
     }
     let float: f64 = clean.parse().map_err(|_| error())?;

@@ -15,10 +15,18 @@
 //! cargo run --release --example sounds
 //! ```
 
+mod cli;
+
 use pooled::{Handle, Pooled, TotalOrder};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::rc::Rc;
+
+const USAGE: &str = "\
+Usage: cargo run --release --example sounds [-- --help]
+
+Plays a scripted scene on a voice pool that cuts the quietest voice when full. It takes no
+options.";
 
 const TICKS: u32 = 16;
 
@@ -195,6 +203,9 @@ impl Mixer {
 }
 
 fn main() -> ExitCode {
+    if let Err(status) = cli::read(USAGE, (), |(), arg, _| cli::unknown(arg)) {
+        return status;
+    }
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         // `| head` closing the pipe early is not a failure of the example.

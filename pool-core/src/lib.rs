@@ -25,6 +25,7 @@
 //! Without the default `std` feature the crate is `#![no_std]` and needs only `alloc`; `std`
 //! adds [`Reset`] for `HashMap` and `HashSet`.
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 extern crate alloc;

@@ -41,21 +41,14 @@ impl Derive {
     }
 }
 
-/// Generates `FooPool`, a fixed-size pool of `Foo`, and implements `pooled::Pooled` for `Foo`.
-///
-/// The struct takes `#[pool(size = N)]`, the number of objects built up front. Each field is
-/// reset through its type's `pooled::Reset`, or as its attribute says: `#[pool(reset = <expr>)]`,
-/// `#[pool(reset_with = <function>)]` or `#[pool(keep)]`. The `pooled` crate documents both.
+#[doc = include_str!("../docs/pooled.md")]
 #[proc_macro_derive(Pooled, attributes(pool))]
 pub fn derive_pooled(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand::derive(&input, Derive::Pooled).into()
 }
 
-/// Implements `pooled::Reset` field by field, for types held in pooled objects.
-///
-/// Fields take the same attributes as with `#[derive(Pooled)]`: `#[pool(reset = <expr>)]`,
-/// `#[pool(reset_with = <function>)]` or `#[pool(keep)]`.
+#[doc = include_str!("../docs/reset.md")]
 #[proc_macro_derive(Reset, attributes(pool))]
 pub fn derive_reset(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
