@@ -37,6 +37,8 @@ pub(crate) struct Field<'a> {
     pub(crate) reset: FieldReset,
     /// The span of the attribute key that chose `reset`, if one did.
     pub(crate) reset_key: Option<Span>,
+    /// `#[pool(blank)]` was put on the field instead of a variant (and reported).
+    pub(crate) misplaced_blank: bool,
 }
 
 impl Input<'_> {
@@ -105,7 +107,7 @@ fn fields<'a>(fields: &'a Fields, item: Item, errors: &mut Errors) -> Vec<Field<
         .iter()
         .enumerate()
         .map(|(index, field)| {
-            let (reset, reset_key) = attr::field(&field.attrs, item, errors);
+            let attrs = attr::field(&field.attrs, item, errors);
             Field {
                 member: field.ident.clone().map_or_else(
                     || {
@@ -117,8 +119,9 @@ fn fields<'a>(fields: &'a Fields, item: Item, errors: &mut Errors) -> Vec<Field<
                     Member::Named,
                 ),
                 ty: &field.ty,
-                reset,
-                reset_key,
+                reset: attrs.reset,
+                reset_key: attrs.key,
+                misplaced_blank: attrs.misplaced_blank,
             }
         })
         .collect()

@@ -83,6 +83,8 @@ pub(crate) struct Container {
     pub(crate) vis: Option<Visibility>,
     /// `crate = my_engine::pooled`: where generated code finds the `pooled` crate.
     pub(crate) krate: Option<Path>,
+    /// `blank` was given here, where it does not belong (and reported).
+    pub(crate) misplaced_blank: bool,
 }
 
 impl Container {
@@ -129,6 +131,7 @@ pub(crate) fn container(
         name: None,
         vis: None,
         krate: None,
+        misplaced_blank: false,
     };
     let mut seen: Vec<String> = Vec::new();
     for attr in pool_attrs(attrs) {
@@ -187,6 +190,7 @@ pub(crate) fn container(
                 }
                 "blank" => {
                     errors.at(span, "`blank` goes on a variant, not on the enum: `#[pool(blank)]` above the variant that every object is reset to");
+                    container.misplaced_blank = true;
                     return skip_value(&meta);
                 }
                 _ if derive == Derive::Pooled && item == Item::Enum => {
@@ -358,7 +362,7 @@ pub(crate) fn variant(attrs: &[Attribute], errors: &mut Errors) -> Option<Span> 
                     blank = Some(span);
                 }
                 "reset" | "reset_with" | "keep" => {
-                    errors.at(span, format_args!("`{key}` goes on a field of the blank variant, not on a variant: `#[pool({key} ...)]` above the field"));
+                    errors.at(span, format_args!("`{key}` goes on a field of the blank variant, not on a variant"));
                     return skip_value(&meta);
                 }
                 "size" | "on_full" | "evict_by" | "max" | "name" | "vis" | "crate" => {
@@ -379,15 +383,20 @@ pub(crate) fn variant(attrs: &[Attribute], errors: &mut Errors) -> Option<Span> 
     blank
 }
 
-/// Reads a field's `#[pool(...)]` attributes: how it is reset, and the span of the key that said
-/// so (none for the default, through `Reset`).
-pub(crate) fn field(
-    attrs: &[Attribute],
-    item: Item,
-    errors: &mut Errors,
-) -> (FieldReset, Option<Span>) {
+/// A field's `#[pool(...)]` attributes.
+pub(crate) struct FieldAttrs {
+    pub(crate) reset: FieldReset,
+    /// The span of the key that chose `reset`; none for the default, through `Reset`.
+    pub(crate) key: Option<Span>,
+    /// `blank` was given here, where it does not belong (and reported).
+    pub(crate) misplaced_blank: bool,
+}
+
+/// Reads a field's `#[pool(...)]` attributes.
+pub(crate) fn field(attrs: &[Attribute], item: Item, errors: &mut Errors) -> FieldAttrs {
     let mut reset = FieldReset::Reset;
     let mut reset_span = None;
+    let mut misplaced_blank = false;
     for attr in pool_attrs(attrs) {
         let parsed = attr.parse_nested_meta(|meta| {
             let key = key(&meta);
@@ -432,6 +441,7 @@ pub(crate) fn field(
                 }
                 "blank" if item == Item::Enum => {
                     errors.at(span, "`blank` goes on a variant, not on a field: `#[pool(blank)]` above the variant that every object is reset to");
+                    misplaced_blank = true;
                     return skip_value(&meta);
                 }
                 "blank" => {
@@ -465,7 +475,11 @@ pub(crate) fn field(
             errors.push(error);
         }
     }
-    (reset, reset_span)
+    FieldAttrs {
+        reset,
+        key: reset_span,
+        misplaced_blank,
+    }
 }
 
 fn pool_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {

@@ -83,6 +83,14 @@ fn check_variants(input: &Input<'_>, variants: &[Variant<'_>], errors: &mut Erro
     }
     let mut marked = variants.iter().filter(|variant| variant.blank.is_some());
     let Some(blank) = marked.next() else {
+        // A `blank` put on the enum or a field was reported already, saying where it goes.
+        let misplaced = input.attrs.misplaced_blank
+            || (variants.iter())
+                .flat_map(|variant| &variant.fields)
+                .any(|field| field.misplaced_blank);
+        if misplaced {
+            return;
+        }
         let first = &variants[0].ident;
         errors.spanning(
             ident,

@@ -3,6 +3,7 @@
 use pooled::Pooled;
 
 #[derive(Pooled)]
+#[pool(size = 256)]
 enum Projectile {
     #[pool(blank, size = 8)]
     Spent,
