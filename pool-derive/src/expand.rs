@@ -379,6 +379,74 @@ mod tests {
     }
 
     #[test]
+    fn only_the_blank_variants_field_types_get_bounds() {
+        let out = expand(
+            quote! {
+                #[pool(size = 4)]
+                enum Slot<T, U, V> {
+                    #[pool(blank)]
+                    Empty(Vec<T>, #[pool(keep)] Option<U>),
+                    Full { value: V, spare: Vec<V> },
+                }
+            },
+            Derive::Pooled,
+        );
+        assert!(
+            out.contains("where Vec < T > : :: pooled :: __private :: Reset"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Option < U > : :: core :: default :: Default"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("V : :: pooled") && !out.contains("V > : :: pooled"),
+            "another variant's fields are dropped, not reset: {out}"
+        );
+    }
+
+    #[test]
+    fn errors_in_variants_are_reported_with_the_enums() {
+        let out = expand(
+            quote! {
+                #[pool(size = 4, colour = 1)]
+                enum Slot {
+                    #[pool(blank)]
+                    Empty,
+                    #[pool(blank, size = 2)]
+                    Full,
+                    Half {
+                        #[pool(keep)]
+                        value: u32,
+                    },
+                }
+            },
+            Derive::Pooled,
+        );
+        // `colour`, `size` on a variant, a second `blank`, `keep` outside the blank variant.
+        assert_eq!(out.matches("compile_error").count(), 4, "{out}");
+        assert!(
+            out.contains("SlotPool"),
+            "the fallback still defines the pool: {out}"
+        );
+    }
+
+    #[test]
+    fn an_enum_without_a_blank_variant_is_one_error_however_its_fields_are_marked() {
+        let out = expand(
+            quote! {
+                enum State {
+                    Idle,
+                    Running(#[pool(reset = 0)] u64),
+                }
+            },
+            Derive::Reset,
+        );
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(out.contains("needs its blank variant"), "{out}");
+    }
+
+    #[test]
     fn errors_from_several_attributes_are_all_reported() {
         let out = expand(
             quote! {
