@@ -31,7 +31,7 @@ pub(crate) enum Shot {
 
 impl Shot {
     fn new(id: u64, held: std::rc::Rc<()>) -> Self {
-        if id % 2 == 0 {
+        if id.is_multiple_of(2) {
             Shot::Bullet {
                 id,
                 tag: vec![id],
@@ -55,7 +55,7 @@ impl crate::model::Object for Shot {
                 id: own,
                 tag,
                 held: slot,
-            } if id % 2 == 0 => {
+            } if id.is_multiple_of(2) => {
                 *own = id;
                 tag.push(id);
                 *slot = Some(std::rc::Rc::clone(held));
@@ -81,9 +81,11 @@ impl crate::model::Object for Shot {
     fn is(&self, id: u64) -> bool {
         match self {
             Shot::Bullet { id: own, tag, held } => {
-                *own == id && id % 2 == 0 && *tag == [id] && held.is_some()
+                *own == id && id.is_multiple_of(2) && *tag == [id] && held.is_some()
             }
-            Shot::Missile { id: own, trail, .. } => *own == id && id % 2 == 1 && *trail == [id],
+            Shot::Missile { id: own, trail, .. } => {
+                *own == id && !id.is_multiple_of(2) && *trail == [id]
+            }
         }
     }
 }
