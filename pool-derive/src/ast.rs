@@ -50,6 +50,14 @@ impl Input<'_> {
             .map_or_else(|| quote!(::pooled), ToTokens::to_token_stream)
     }
 
+    /// What the derive is on, for messages that name it.
+    pub(crate) fn item(&self) -> Item {
+        match self.body {
+            Body::Enum(_) => Item::Enum,
+            Body::Struct(_) | Body::Union => Item::Struct,
+        }
+    }
+
     /// The variant marked `#[pool(blank)]` (the first, if validation is to report several).
     pub(crate) fn blank_variant(&self) -> Option<&Variant<'_>> {
         match &self.body {

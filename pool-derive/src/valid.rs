@@ -34,7 +34,7 @@ pub(crate) fn check(input: &Input<'_>, errors: &mut Errors) {
     if let Count::Missing = attrs.size {
         errors.spanning(
             &input.node.ident,
-            format_args!("the pool needs a size: add `#[pool(size = N)]` to the {}, N being the most objects alive at once (the pool builds them all up front)", if matches!(input.body, Body::Enum(_)) { "enum" } else { "struct" }),
+            format_args!("the pool needs a size: add `#[pool(size = N)]` to the {}, N being the most objects alive at once (the pool builds them all up front)", input.item().word()),
         );
     }
     match (attrs.on_full, &attrs.evict_by) {
@@ -91,7 +91,11 @@ fn check_variants(input: &Input<'_>, variants: &[Variant<'_>], errors: &mut Erro
         if misplaced {
             return;
         }
-        let first = &variants[0].ident;
+        // A unit variant is the likeliest blank object.
+        let first = (variants.iter())
+            .find(|variant| variant.fields.is_empty())
+            .unwrap_or(&variants[0])
+            .ident;
         errors.spanning(
             ident,
             format_args!(
