@@ -1,19 +1,33 @@
-//! The intermediate form: the input struct with its attributes read, borrowing the syn nodes so
-//! that errors and generated code can point at the user's tokens.
+//! The intermediate form: the input struct or enum with its attributes read, borrowing the syn
+//! nodes so that errors and generated code can point at the user's tokens.
 
 use crate::Derive;
-use crate::attr::{self, Container, FieldReset};
+use crate::attr::{self, Container, FieldReset, Item};
 use crate::errors::Errors;
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
 use syn::spanned::Spanned;
-use syn::{Data, DeriveInput, Index, Member, Type};
+use syn::{Data, DeriveInput, Fields, Ident, Index, Member, Type};
 
 pub(crate) struct Input<'a> {
     pub(crate) node: &'a DeriveInput,
     pub(crate) derive: Derive,
     pub(crate) attrs: Container,
-    /// Empty for enums and unions, which validation rejects.
+    pub(crate) body: Body<'a>,
+}
+
+pub(crate) enum Body<'a> {
+    Struct(Vec<Field<'a>>),
+    Enum(Vec<Variant<'a>>),
+    /// Rejected by validation.
+    Union,
+}
+
+pub(crate) struct Variant<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) shape: &'a Fields,
+    /// The span of `#[pool(blank)]`, on the variant every object is reset to.
+    pub(crate) blank: Option<Span>,
     pub(crate) fields: Vec<Field<'a>>,
 }
 
@@ -21,6 +35,10 @@ pub(crate) struct Field<'a> {
     pub(crate) member: Member,
     pub(crate) ty: &'a Type,
     pub(crate) reset: FieldReset,
+    /// The span of the attribute key that chose `reset`, if one did.
+    pub(crate) reset_key: Option<Span>,
+    /// `#[pool(blank)]` was put on the field instead of a variant (and reported).
+    pub(crate) misplaced_blank: bool,
 }
 
 impl Input<'_> {
@@ -31,37 +49,88 @@ impl Input<'_> {
             .as_ref()
             .map_or_else(|| quote!(::pooled), ToTokens::to_token_stream)
     }
+
+    /// What the derive is on, for messages that name it.
+    pub(crate) fn item(&self) -> Item {
+        match self.body {
+            Body::Enum(_) => Item::Enum,
+            Body::Struct(_) | Body::Union => Item::Struct,
+        }
+    }
+
+    /// The variant marked `#[pool(blank)]` (the first, if validation is to report several).
+    pub(crate) fn blank_variant(&self) -> Option<&Variant<'_>> {
+        match &self.body {
+            Body::Enum(variants) => variants.iter().find(|variant| variant.blank.is_some()),
+            Body::Struct(_) | Body::Union => None,
+        }
+    }
+
+    /// The fields that are reset: the struct's, or those of the enum's blank variant. The other
+    /// variants' fields are dropped at release, never reset.
+    pub(crate) fn reset_fields(&self) -> &[Field<'_>] {
+        match &self.body {
+            Body::Struct(fields) => fields,
+            Body::Enum(_) => self
+                .blank_variant()
+                .map_or(&[], |variant| variant.fields.as_slice()),
+            Body::Union => &[],
+        }
+    }
 }
 
 impl<'a> Input<'a> {
     pub(crate) fn from_syn(node: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> Self {
-        let attrs = attr::container(&node.attrs, derive, errors);
-        let fields = match &node.data {
-            Data::Struct(data) => data
-                .fields
-                .iter()
-                .enumerate()
-                .map(|(index, field)| Field {
-                    member: field.ident.clone().map_or_else(
-                        || {
-                            Member::Unnamed(Index {
-                                index: u32::try_from(index).expect("fewer than 2^32 fields"),
-                                span: field.ty.span(),
-                            })
-                        },
-                        Member::Named,
-                    ),
-                    ty: &field.ty,
-                    reset: attr::field(&field.attrs, errors),
-                })
-                .collect(),
-            Data::Enum(_) | Data::Union(_) => Vec::new(),
+        let item = match &node.data {
+            Data::Enum(_) => Item::Enum,
+            Data::Struct(_) | Data::Union(_) => Item::Struct,
+        };
+        let attrs = attr::container(&node.attrs, derive, item, errors);
+        let body = match &node.data {
+            Data::Struct(data) => Body::Struct(fields(&data.fields, item, errors)),
+            Data::Enum(data) => Body::Enum(
+                data.variants
+                    .iter()
+                    .map(|variant| Variant {
+                        ident: &variant.ident,
+                        shape: &variant.fields,
+                        blank: attr::variant(&variant.attrs, errors),
+                        fields: fields(&variant.fields, item, errors),
+                    })
+                    .collect(),
+            ),
+            Data::Union(_) => Body::Union,
         };
         Input {
             node,
             derive,
             attrs,
-            fields,
+            body,
         }
     }
+}
+
+fn fields<'a>(fields: &'a Fields, item: Item, errors: &mut Errors) -> Vec<Field<'a>> {
+    fields
+        .iter()
+        .enumerate()
+        .map(|(index, field)| {
+            let attrs = attr::field(&field.attrs, item, errors);
+            Field {
+                member: field.ident.clone().map_or_else(
+                    || {
+                        Member::Unnamed(Index {
+                            index: u32::try_from(index).expect("fewer than 2^32 fields"),
+                            span: field.ty.span(),
+                        })
+                    },
+                    Member::Named,
+                ),
+                ty: &field.ty,
+                reset: attrs.reset,
+                reset_key: attrs.key,
+                misplaced_blank: attrs.misplaced_blank,
+            }
+        })
+        .collect()
 }

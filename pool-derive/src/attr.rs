@@ -14,7 +14,26 @@ const MAX_SIZE: u64 = u32::MAX as u64 - 1;
 
 const FIELD_KEYS: &str = "`reset = <expr>`, `reset_with = <function>` or `keep`";
 
+const VARIANT_KEYS: &str = "`blank`, which marks the variant every object is reset to";
+
 const STRUCT_KEYS: &str = "`size = N`, `on_full = fail | panic | evict | grow`, `evict_by = <fn>`, `max = N`, `name = <type name>`, `vis = <visibility>` and `crate = <path>`";
+
+/// What the derive is on, for messages that name it: `struct` or `enum`. (Unions are rejected
+/// whole, and worded as structs until then.)
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Item {
+    Struct,
+    Enum,
+}
+
+impl Item {
+    pub(crate) fn word(self) -> &'static str {
+        match self {
+            Item::Struct => "struct",
+            Item::Enum => "enum",
+        }
+    }
+}
 
 /// What `#[pool(size = ...)]` or `#[pool(max = ...)]` said, if anything.
 pub(crate) enum Count {
@@ -64,6 +83,8 @@ pub(crate) struct Container {
     pub(crate) vis: Option<Visibility>,
     /// `crate = my_engine::pooled`: where generated code finds the `pooled` crate.
     pub(crate) krate: Option<Path>,
+    /// `blank` was given here, where it does not belong (and reported).
+    pub(crate) misplaced_blank: bool,
 }
 
 impl Container {
@@ -85,7 +106,7 @@ pub(crate) enum FieldReset {
 }
 
 impl FieldReset {
-    fn key(&self) -> &'static str {
+    pub(crate) fn key(&self) -> &'static str {
         match self {
             FieldReset::Reset => "",
             FieldReset::Value(_) => "reset",
@@ -95,8 +116,13 @@ impl FieldReset {
     }
 }
 
-/// Reads the struct's `#[pool(...)]` attributes.
-pub(crate) fn container(attrs: &[Attribute], derive: Derive, errors: &mut Errors) -> Container {
+/// Reads the struct's or enum's `#[pool(...)]` attributes.
+pub(crate) fn container(
+    attrs: &[Attribute],
+    derive: Derive,
+    item: Item,
+    errors: &mut Errors,
+) -> Container {
     let mut container = Container {
         size: Count::Missing,
         on_full: None,
@@ -105,6 +131,7 @@ pub(crate) fn container(attrs: &[Attribute], derive: Derive, errors: &mut Errors
         name: None,
         vis: None,
         krate: None,
+        misplaced_blank: false,
     };
     let mut seen: Vec<String> = Vec::new();
     for attr in pool_attrs(attrs) {
@@ -149,12 +176,33 @@ pub(crate) fn container(attrs: &[Attribute], derive: Derive, errors: &mut Errors
                 }
                 "name" => container.name = name_value(&meta, errors)?,
                 "vis" => container.vis = vis_value(&meta, errors)?,
-                "reset" | "reset_with" | "keep" => {
+                "reset" | "reset_with" | "keep" if item == Item::Struct => {
                     errors.at(span, format_args!("`{key}` goes on a field, not on the struct"));
+                    return skip_value(&meta);
+                }
+                "reset" | "reset_with" | "keep" => {
+                    errors.at(span, format_args!("`{key}` goes on a field of the blank variant, not on the enum"));
+                    return skip_value(&meta);
+                }
+                "blank" if item == Item::Struct => {
+                    errors.at(span, "`blank` marks the variant of an enum that every object is reset to; a struct has no variants: remove it");
+                    return skip_value(&meta);
+                }
+                "blank" => {
+                    errors.at(span, "`blank` goes on a variant, not on the enum: `#[pool(blank)]` above the variant that every object is reset to");
+                    container.misplaced_blank = true;
+                    return skip_value(&meta);
+                }
+                _ if derive == Derive::Pooled && item == Item::Enum => {
+                    errors.at(span, format_args!("unknown pool attribute `{key}`: on an enum, `#[pool(...)]` takes {STRUCT_KEYS}; on a variant, {VARIANT_KEYS}; on a field of the blank variant, {FIELD_KEYS}"));
                     return skip_value(&meta);
                 }
                 _ if derive == Derive::Pooled => {
                     errors.at(span, format_args!("unknown pool attribute `{key}`: on a struct, `#[pool(...)]` takes {STRUCT_KEYS}; on a field, {FIELD_KEYS}"));
+                    return skip_value(&meta);
+                }
+                _ if item == Item::Enum => {
+                    errors.at(span, format_args!("unknown pool attribute `{key}`: `#[derive(Reset)]` takes {VARIANT_KEYS} on a variant, {FIELD_KEYS} on the blank variant's fields, and only `crate = <path>` on the enum"));
                     return skip_value(&meta);
                 }
                 _ => {
@@ -295,9 +343,60 @@ fn on_full_value(
     Ok(None)
 }
 
+/// Reads a variant's `#[pool(...)]` attributes: the span of `blank`, if it is there.
+pub(crate) fn variant(attrs: &[Attribute], errors: &mut Errors) -> Option<Span> {
+    let mut blank = None;
+    for attr in pool_attrs(attrs) {
+        let parsed = attr.parse_nested_meta(|meta| {
+            let key = key(&meta);
+            let span = meta.path.span();
+            match key.as_str() {
+                "blank" if blank.is_some() => {
+                    errors.at(span, "duplicate `blank` on one variant");
+                }
+                "blank" => {
+                    if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+                        errors.at(span, "`blank` takes no value: write `#[pool(blank)]`");
+                        skip_value(&meta)?;
+                    }
+                    blank = Some(span);
+                }
+                "reset" | "reset_with" | "keep" => {
+                    errors.at(span, format_args!("`{key}` goes on a field of the blank variant, not on a variant"));
+                    return skip_value(&meta);
+                }
+                "size" | "on_full" | "evict_by" | "max" | "name" | "vis" | "crate" => {
+                    errors.at(span, format_args!("`{key}` goes on the enum, not on a variant: `#[pool({key} = ...)]` above `enum`"));
+                    return skip_value(&meta);
+                }
+                _ => {
+                    errors.at(span, format_args!("unknown pool attribute `{key}`: a variant takes only {VARIANT_KEYS}"));
+                    return skip_value(&meta);
+                }
+            }
+            Ok(())
+        });
+        if let Err(error) = parsed {
+            errors.push(error);
+        }
+    }
+    blank
+}
+
+/// A field's `#[pool(...)]` attributes.
+pub(crate) struct FieldAttrs {
+    pub(crate) reset: FieldReset,
+    /// The span of the key that chose `reset`; none for the default, through `Reset`.
+    pub(crate) key: Option<Span>,
+    /// `blank` was given here, where it does not belong (and reported).
+    pub(crate) misplaced_blank: bool,
+}
+
 /// Reads a field's `#[pool(...)]` attributes.
-pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldReset {
+pub(crate) fn field(attrs: &[Attribute], item: Item, errors: &mut Errors) -> FieldAttrs {
     let mut reset = FieldReset::Reset;
+    let mut reset_span = None;
+    let mut misplaced_blank = false;
     for attr in pool_attrs(attrs) {
         let parsed = attr.parse_nested_meta(|meta| {
             let key = key(&meta);
@@ -331,11 +430,22 @@ pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldReset {
                     FieldReset::Keep
                 }
                 "size" => {
-                    errors.at(span, "`size` goes on the struct, not on a field: `#[pool(size = N)]` above `struct`");
+                    let item = item.word();
+                    errors.at(span, format_args!("`size` goes on the {item}, not on a field: `#[pool(size = N)]` above `{item}`"));
                     return skip_value(&meta);
                 }
                 "on_full" | "evict_by" | "max" | "name" | "vis" | "crate" => {
-                    errors.at(span, format_args!("`{key}` goes on the struct, not on a field"));
+                    let item = item.word();
+                    errors.at(span, format_args!("`{key}` goes on the {item}, not on a field"));
+                    return skip_value(&meta);
+                }
+                "blank" if item == Item::Enum => {
+                    errors.at(span, "`blank` goes on a variant, not on a field: `#[pool(blank)]` above the variant that every object is reset to");
+                    misplaced_blank = true;
+                    return skip_value(&meta);
+                }
+                "blank" => {
+                    errors.at(span, "`blank` marks the variant of an enum that every object is reset to; a struct's fields are reset one by one: remove it");
                     return skip_value(&meta);
                 }
                 _ => {
@@ -344,7 +454,10 @@ pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldReset {
                 }
             };
             match reset.key() {
-                "" => reset = found,
+                "" => {
+                    reset = found;
+                    reset_span = Some(span);
+                }
                 previous if previous == found.key() => {
                     errors.at(span, format_args!("duplicate `{previous}` on one field"));
                 }
@@ -362,7 +475,11 @@ pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldReset {
             errors.push(error);
         }
     }
-    reset
+    FieldAttrs {
+        reset,
+        key: reset_span,
+        misplaced_blank,
+    }
 }
 
 fn pool_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {

@@ -1,14 +1,15 @@
 //! Code generation: the `Pooled` or `Reset` impl, reset code field by field.
 
 use crate::Derive;
-use crate::ast::{Field, Input};
+use crate::ast::{Body, Field, Input};
 use crate::attr::{Count, FieldReset, OnFull};
 use crate::errors::Errors;
 use crate::{bound, fallback, pool_type, valid};
 use proc_macro2::TokenStream;
-use quote::{ToTokens, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{DeriveInput, Ident};
+use syn::{DeriveInput, Fields, Ident, Member};
 
 pub(crate) fn derive(node: &DeriveInput, derive: Derive) -> TokenStream {
     let mut errors = Errors::default();
@@ -48,15 +49,14 @@ fn impl_pooled(input: &Input<'_>) -> TokenStream {
     }
     let name = pool_type::name(input).to_string();
     let strategy = pool_type::strategy(input);
-    let blank = input.fields.iter().map(|field| field.blank(&krate));
-    let at_release = input
-        .fields
-        .iter()
-        .map(|field| field.reset_at_release(&krate));
-    let at_reuse = input
-        .fields
-        .iter()
-        .map(|field| field.reset_at_reuse(&krate));
+    let blank = blank(input, &krate);
+    let at_release = reset_body(input, &krate, OtherVariants::Replace, |field, place| {
+        field.reset_at_release(&krate, place)
+    });
+    // Release leaves every object its enum's blank variant.
+    let at_reuse = reset_body(input, &krate, OtherVariants::Skip, |field, place| {
+        field.reset_at_reuse(&krate, place)
+    });
     let pooled_impl = quote! {
         #(#checks)*
 
@@ -68,17 +68,17 @@ fn impl_pooled(input: &Input<'_>) -> TokenStream {
 
             #[inline]
             fn blank(_: #krate::__private::PoolToken<'_, Self>) -> Self {
-                Self { #(#blank,)* }
+                #blank
             }
 
             #[inline]
             fn reset_at_release(&mut self) {
-                #(#at_release)*
+                #at_release
             }
 
             #[inline]
             fn reset_at_reuse(&mut self) {
-                #(#at_reuse)*
+                #at_reuse
             }
         }
     };
@@ -108,8 +108,10 @@ fn impl_reset(input: &Input<'_>) -> TokenStream {
     let ident = &input.node.ident;
     let (impl_generics, ty_generics, _) = input.node.generics.split_for_impl();
     let where_clause = bound::where_clause(input, &krate);
-    let blank = input.fields.iter().map(|field| field.blank(&krate));
-    let reset = input.fields.iter().map(|field| field.reset(&krate));
+    let blank = blank(input, &krate);
+    let reset = reset_body(input, &krate, OtherVariants::Replace, |field, place| {
+        field.reset(&krate, place)
+    });
     quote! {
         #[doc(hidden)]
         const _: () = {
@@ -119,15 +121,99 @@ fn impl_reset(input: &Input<'_>) -> TokenStream {
             impl #impl_generics #krate::__private::Reset for #ident #ty_generics #where_clause {
                 #[inline]
                 fn reset(&mut self) {
-                    #(#reset)*
+                    #reset
                 }
 
                 #[inline]
                 fn blank() -> Self {
-                    Self { #(#blank,)* }
+                    #blank
                 }
             }
         };
+    }
+}
+
+/// The blank object: the struct built from its fields' blanks, or the enum's blank variant.
+fn blank(input: &Input<'_>, krate: &TokenStream) -> TokenStream {
+    let fields = input.reset_fields().iter().map(|field| field.blank(krate));
+    let Some(variant) = input.blank_variant() else {
+        return quote!(Self { #(#fields,)* });
+    };
+    let ident = variant.ident;
+    match variant.shape {
+        Fields::Unit => quote!(Self::#ident),
+        Fields::Named(_) | Fields::Unnamed(_) => quote!(Self::#ident { #(#fields,)* }),
+    }
+}
+
+/// What becomes of an enum object that is not its blank variant when a reset runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OtherVariants {
+    /// It is replaced by a freshly built blank variant: `Reset::reset`, `reset_at_release`.
+    Replace,
+    /// Nothing: `reset_at_reuse` runs on objects that release has already made blank.
+    Skip,
+}
+
+/// A reset method's body, from each reset field's code at its place. A struct resets its fields
+/// in place. An enum that is its blank variant resets that variant's fields in place, as a
+/// struct would; any other variant is replaced by a freshly built blank variant, which drops
+/// everything the old one owned (or, at reuse, is left alone).
+fn reset_body(
+    input: &Input<'_>,
+    krate: &TokenStream,
+    others: OtherVariants,
+    reset: impl Fn(&Field<'_>, &TokenStream) -> TokenStream,
+) -> TokenStream {
+    let variant = match (&input.body, input.blank_variant()) {
+        (Body::Enum(variants), Some(variant)) => Some((variants.len(), variant)),
+        _ => None,
+    };
+    let Some((count, variant)) = variant else {
+        return input
+            .reset_fields()
+            .iter()
+            .map(|field| {
+                let member = &field.member;
+                reset(field, &quote!(self.#member))
+            })
+            .collect();
+    };
+    let mut bound = Vec::new();
+    let mut code = Vec::new();
+    for field in &variant.fields {
+        let binding = field.binding();
+        let step = reset(field, &quote!(*#binding));
+        if !step.is_empty() {
+            let member = &field.member;
+            bound.push(quote!(#member: #binding));
+            code.push(step);
+        }
+    }
+    let ident = variant.ident;
+    let pattern = match variant.shape {
+        Fields::Unit => quote!(Self::#ident),
+        Fields::Named(_) | Fields::Unnamed(_) => quote!(Self::#ident { #(#bound,)* .. }),
+    };
+    // With one variant, there are no others to replace.
+    if others == OtherVariants::Skip || count == 1 {
+        if code.is_empty() {
+            return TokenStream::new();
+        }
+        let otherwise = (count > 1).then(|| quote!(else { return; }));
+        return quote! {
+            let #pattern = self #otherwise;
+            #(#code)*
+        };
+    }
+    let blank = blank(input, krate);
+    quote! {
+        match self {
+            #pattern => {
+                #(#code)*
+            }
+            _ => *self = #blank,
+        }
     }
 }
 
@@ -160,22 +246,22 @@ impl Field<'_> {
         Ident::new("__pooled_field", self.ty.span())
     }
 
-    /// The whole reset, for `Reset::reset`.
-    fn reset(&self, krate: &TokenStream) -> TokenStream {
-        let member = &self.member;
+    /// The whole reset, for `Reset::reset`. `place` is where the field is: `self.field` in a
+    /// struct, `*binding` in an enum's variant.
+    fn reset(&self, krate: &TokenStream, place: &TokenStream) -> TokenStream {
         match &self.reset {
             FieldReset::Reset => {
                 let reset = self.reset_call(krate, "reset");
-                quote!(#reset(&mut self.#member);)
+                quote!(#reset(&mut #place);)
             }
             FieldReset::Value(_) => {
                 let value = self.value();
-                quote!(self.#member = #value;)
+                quote!(#place = #value;)
             }
             FieldReset::With(function) => {
                 let field = self.field_arg();
                 quote! {{
-                    let #field = &mut self.#member;
+                    let #field = &mut #place;
                     #function(#field);
                 }}
             }
@@ -185,35 +271,34 @@ impl Field<'_> {
 
     /// What runs at release: fields that own something (the type needs drop), and `reset_with`
     /// functions, which are the user's code and run when the user expects a reset.
-    fn reset_at_release(&self, krate: &TokenStream) -> TokenStream {
+    fn reset_at_release(&self, krate: &TokenStream, place: &TokenStream) -> TokenStream {
         match &self.reset {
-            FieldReset::Reset => self.reset_half(krate, "reset_if_owned"),
-            FieldReset::Value(_) => self.assign_if(&quote!(::core::mem::needs_drop)),
-            FieldReset::With(_) => self.reset(krate),
+            FieldReset::Reset => self.reset_half(krate, "reset_if_owned", place),
+            FieldReset::Value(_) => self.assign_if(&quote!(::core::mem::needs_drop), place),
+            FieldReset::With(_) => self.reset(krate, place),
             FieldReset::Keep => TokenStream::new(),
         }
     }
 
     /// What runs at reuse, before `init`: plain data (the type does not need drop).
-    fn reset_at_reuse(&self, krate: &TokenStream) -> TokenStream {
+    fn reset_at_reuse(&self, krate: &TokenStream, place: &TokenStream) -> TokenStream {
         match &self.reset {
-            FieldReset::Reset => self.reset_half(krate, "reset_if_plain"),
-            FieldReset::Value(_) => self.assign_if(&quote!(!::core::mem::needs_drop)),
+            FieldReset::Reset => self.reset_half(krate, "reset_if_plain", place),
+            FieldReset::Value(_) => self.assign_if(&quote!(!::core::mem::needs_drop), place),
             FieldReset::With(_) | FieldReset::Keep => TokenStream::new(),
         }
     }
 
-    fn reset_half(&self, krate: &TokenStream, method: &str) -> TokenStream {
-        let member = &self.member;
+    fn reset_half(&self, krate: &TokenStream, method: &str, place: &TokenStream) -> TokenStream {
         let reset = self.reset_call(krate, method);
-        quote!(#reset(&mut self.#member);)
+        quote!(#reset(&mut #place);)
     }
 
-    fn assign_if(&self, condition: &TokenStream) -> TokenStream {
-        let (ty, member, value) = (self.ty, &self.member, self.value());
+    fn assign_if(&self, condition: &TokenStream, place: &TokenStream) -> TokenStream {
+        let (ty, value) = (self.ty, self.value());
         quote! {
             if #condition::<#ty>() {
-                self.#member = #value;
+                #place = #value;
             }
         }
     }
@@ -244,6 +329,14 @@ impl Field<'_> {
             }
         };
         quote!(#member: #value)
+    }
+
+    /// The name a match on the blank variant binds the field to.
+    fn binding(&self) -> Ident {
+        match &self.member {
+            Member::Named(ident) => format_ident!("__pooled_{}", ident.unraw()),
+            Member::Unnamed(index) => format_ident!("__pooled_{}", index.index),
+        }
     }
 }
 
@@ -283,6 +376,74 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("u32 : :: pooled"), "{out}");
+    }
+
+    #[test]
+    fn only_the_blank_variants_field_types_get_bounds() {
+        let out = expand(
+            quote! {
+                #[pool(size = 4)]
+                enum Slot<T, U, V> {
+                    #[pool(blank)]
+                    Empty(Vec<T>, #[pool(keep)] Option<U>),
+                    Full { value: V, spare: Vec<V> },
+                }
+            },
+            Derive::Pooled,
+        );
+        assert!(
+            out.contains("where Vec < T > : :: pooled :: __private :: Reset"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Option < U > : :: core :: default :: Default"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("V : :: pooled") && !out.contains("V > : :: pooled"),
+            "another variant's fields are dropped, not reset: {out}"
+        );
+    }
+
+    #[test]
+    fn errors_in_variants_are_reported_with_the_enums() {
+        let out = expand(
+            quote! {
+                #[pool(size = 4, colour = 1)]
+                enum Slot {
+                    #[pool(blank)]
+                    Empty,
+                    #[pool(blank, size = 2)]
+                    Full,
+                    Half {
+                        #[pool(keep)]
+                        value: u32,
+                    },
+                }
+            },
+            Derive::Pooled,
+        );
+        // `colour`, `size` on a variant, a second `blank`, `keep` outside the blank variant.
+        assert_eq!(out.matches("compile_error").count(), 4, "{out}");
+        assert!(
+            out.contains("SlotPool"),
+            "the fallback still defines the pool: {out}"
+        );
+    }
+
+    #[test]
+    fn an_enum_without_a_blank_variant_is_one_error_however_its_fields_are_marked() {
+        let out = expand(
+            quote! {
+                enum State {
+                    Idle,
+                    Running(#[pool(reset = 0)] u64),
+                }
+            },
+            Derive::Reset,
+        );
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(out.contains("needs its blank variant"), "{out}");
     }
 
     #[test]

@@ -1,29 +1,22 @@
 //! The rules that look at the input as a whole rather than at one attribute.
 
 use crate::Derive;
-use crate::ast::Input;
+use crate::ast::{Body, Input, Variant};
 use crate::attr::{Count, OnFull};
 use crate::errors::Errors;
 use syn::Data;
 
-const SHAPES: &str = "structs with named fields, tuple structs and unit structs";
-
 pub(crate) fn check(input: &Input<'_>, errors: &mut Errors) {
     let derive = input.derive.name();
-    match &input.node.data {
-        Data::Struct(_) => {}
-        Data::Enum(data) => errors.at(
-            data.enum_token.span,
-            format_args!(
-                "`#[derive({derive})]` supports {SHAPES}, not enums: put the enum in a field of a struct and reset it with `#[pool(reset = MyEnum::Idle)]`, or implement `pooled::Reset` for it by hand"
-            ),
-        ),
-        Data::Union(data) => errors.at(
+    match (&input.body, &input.node.data) {
+        (Body::Enum(variants), _) => check_variants(input, variants, errors),
+        (Body::Union, Data::Union(data)) => errors.at(
             data.union_token.span,
             format_args!(
-                "`#[derive({derive})]` supports {SHAPES}, not unions: a union's fields cannot be told apart to reset them"
+                "`#[derive({derive})]` supports structs and enums, not unions: a union does not record which of its fields holds a value, so none can be reset; use an enum with a `#[pool(blank)]` variant"
             ),
         ),
+        _ => {}
     }
     if input.derive != Derive::Pooled {
         return;
@@ -41,7 +34,7 @@ pub(crate) fn check(input: &Input<'_>, errors: &mut Errors) {
     if let Count::Missing = attrs.size {
         errors.spanning(
             &input.node.ident,
-            "the pool needs a size: add `#[pool(size = N)]` to the struct, N being the most objects alive at once (the pool builds them all up front)",
+            format_args!("the pool needs a size: add `#[pool(size = N)]` to the {}, N being the most objects alive at once (the pool builds them all up front)", input.item().word()),
         );
     }
     match (attrs.on_full, &attrs.evict_by) {
@@ -68,6 +61,69 @@ pub(crate) fn check(input: &Input<'_>, errors: &mut Errors) {
                     max,
                     format_args!(
                         "`max = {max_value}` is below `size = {size_value}`: a growing pool starts with `size` slots and grows up to `max`"
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// One variant, and only one, is marked `#[pool(blank)]`; field attributes sit only in it.
+fn check_variants(input: &Input<'_>, variants: &[Variant<'_>], errors: &mut Errors) {
+    let ident = &input.node.ident;
+    let derive = input.derive.name();
+    if variants.is_empty() {
+        errors.spanning(
+            ident,
+            format_args!(
+                "`#[derive({derive})]` needs an enum with variants: `{ident}` has no values, so there is no blank object to build; add a variant marked `#[pool(blank)]`"
+            ),
+        );
+        return;
+    }
+    let mut marked = variants.iter().filter(|variant| variant.blank.is_some());
+    let Some(blank) = marked.next() else {
+        // A `blank` put on the enum or a field was reported already, saying where it goes.
+        let misplaced = input.attrs.misplaced_blank
+            || (variants.iter())
+                .flat_map(|variant| &variant.fields)
+                .any(|field| field.misplaced_blank);
+        if misplaced {
+            return;
+        }
+        // A unit variant is the likeliest blank object.
+        let first = (variants.iter())
+            .find(|variant| variant.fields.is_empty())
+            .unwrap_or(&variants[0])
+            .ident;
+        errors.spanning(
+            ident,
+            format_args!(
+                "`#[derive({derive})]` on an enum needs its blank variant, the one every object is reset to: add `#[pool(blank)]` above it, such as above `{first}` (a unit variant, or one whose fields reset as a struct's do)"
+            ),
+        );
+        return;
+    };
+    for other in marked {
+        errors.at(
+            other.blank.expect("marked"),
+            format_args!(
+                "only one variant can be the blank object, and `{}` already is: remove one of the `#[pool(blank)]`s",
+                blank.ident
+            ),
+        );
+    }
+    for variant in variants.iter().filter(|variant| variant.blank.is_none()) {
+        for field in &variant.fields {
+            if let Some(span) = field.reset_key {
+                errors.at(
+                    span,
+                    format_args!(
+                        "`{}` is for fields of the blank variant, `{}`: release replaces a `{}` with a blank `{}`, dropping its fields, so they are never reset; remove the attribute",
+                        field.reset.key(),
+                        blank.ident,
+                        variant.ident,
+                        blank.ident,
                     ),
                 );
             }

@@ -1,4 +1,4 @@
-//! `#[derive(Pooled)]` works on structs: put the enum in a field and reset it with `#[pool(reset = ...)]`.
+//! An enum needs its blank variant, the one every object is reset to: mark it `#[pool(blank)]`.
 
 use pooled::Pooled;
 

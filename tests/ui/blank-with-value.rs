@@ -1,0 +1,13 @@
+//! `blank` takes no value.
+
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 8)]
+enum Projectile {
+    #[pool(blank = true)]
+    Spent,
+    Arrow { x: f64 },
+}
+
+fn main() {}

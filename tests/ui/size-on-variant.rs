@@ -1,0 +1,13 @@
+//! `size` goes on the enum, not on a variant.
+
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 256)]
+enum Projectile {
+    #[pool(blank, size = 8)]
+    Spent,
+    Arrow { x: f64 },
+}
+
+fn main() {}

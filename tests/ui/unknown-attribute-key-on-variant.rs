@@ -1,0 +1,13 @@
+//! A variant takes only `blank`.
+
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 8)]
+enum Projectile {
+    #[pool(default)]
+    Spent,
+    Arrow { x: f64 },
+}
+
+fn main() {}
