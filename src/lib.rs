@@ -4,8 +4,9 @@
 #![warn(missing_docs)]
 
 pub use pool_core::{
-    Evict, Evictable, Fail, Grow, Handle, Importance, Iter, IterMut, Lease, Panic, Pool, PoolFull,
-    PoolToken, Pooled, Reset, StaleHandle, Stats, TotalOrder, Values, ValuesMut,
+    Evict, Evictable, Fail, Grow, Handle, Heap, Importance, Inline, Iter, IterMut, Lease, Panic,
+    Pool, PoolFull, PoolToken, Pooled, Reset, StaleHandle, Stats, Storage, TotalOrder, Values,
+    ValuesMut,
 };
 pub use pool_derive::{Pooled, Reset};
 

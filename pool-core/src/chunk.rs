@@ -1,5 +1,6 @@
 use crate::occupancy::{Bit, Occupancy};
 use crate::slot::{NIL, Slot};
+use crate::storage::{Part, PartMut};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
@@ -81,15 +82,24 @@ impl<T> Chunk<T> {
         &self.slots
     }
 
+    /// The slots beside their occupancy words.
     #[inline]
-    pub(crate) fn occupancy(&self) -> &Occupancy {
-        &self.occupancy
+    pub(crate) fn part(&self) -> Part<'_, T> {
+        Part {
+            base: self.base,
+            slots: &self.slots,
+            words: self.occupancy.words(),
+        }
     }
 
-    /// The slots, mutably, beside their occupancy.
+    /// The slots, mutably, beside their occupancy words.
     #[inline]
-    pub(crate) fn parts_mut(&mut self) -> (&mut [Slot<T>], &Occupancy) {
-        (&mut self.slots, &self.occupancy)
+    pub(crate) fn part_mut(&mut self) -> PartMut<'_, T> {
+        PartMut {
+            base: self.base,
+            slots: &mut self.slots,
+            words: self.occupancy.words(),
+        }
     }
 
     /// The slot at `local`, an index in the chunk, and its bit.

@@ -1,7 +1,7 @@
 use crate::pooled::blank;
-use crate::slot::Slot;
+use crate::slot::{INDEX_END, Slot};
+use crate::storage::{Slots, Storage};
 use crate::{Pool, Pooled};
-use alloc::vec::Vec;
 use core::marker::PhantomData;
 
 /// A copy of the pool: every live object cloned into the same slot, at the same version, so
@@ -25,35 +25,42 @@ use core::marker::PhantomData;
 /// assert_eq!(enemies[e].health, 10);
 /// # Ok::<(), pooled::PoolFull>(())
 /// ```
-impl<T: Pooled + Clone, S> Clone for Pool<T, S> {
+impl<T: Pooled + Clone, S, B: Storage> Clone for Pool<T, S, B> {
     fn clone(&self) -> Self {
         let retired_at = self.storage.retired_at();
-        let mut on_list: Vec<usize> = self
-            .free
-            .indices(|index| {
-                self.storage
-                    .slot(index)
-                    .expect("free-list indices are in the pool")
-            })
-            .collect();
-        on_list.sort_unstable();
-        let mut lent = Vec::new();
+        // A free slot that is not on the free list is lent: every free slot of the copy is
+        // marked lent, then the ones on the list get their links back.
         let storage = self.storage.map_slots(|index, slot| {
-            let object = if slot.is_live() {
-                slot.get(slot.handle(index))
-                    .expect("the slot is live")
-                    .clone()
+            if slot.is_live() {
+                let object = slot.get(slot.handle(index)).expect("the slot is live");
+                Slot::new(object.clone(), slot.version(), slot.next_free())
             } else {
-                if slot.version() != retired_at && on_list.binary_search(&index).is_err() {
-                    lent.push(index);
-                }
-                blank::<T>()
-            };
-            Slot::new(object, slot.version(), slot.next_free())
+                let next = if slot.version() == retired_at {
+                    slot.next_free()
+                } else {
+                    LENT
+                };
+                Slot::new(blank::<T>(), slot.version(), next)
+            }
         });
+        let slot = |index| {
+            self.storage
+                .slot(index)
+                .expect("free-list indices are in the pool")
+        };
+        for index in self.free.indices(slot) {
+            let copy = storage.slot(index).expect("a slot of the copy");
+            copy.set_next_free(slot(index).next_free());
+        }
         let free = self.free.clone();
-        for index in lent {
-            free.push(index, storage.slot(index).expect("a slot of the copy"));
+        if self.counts.leased() > 0 {
+            for part in storage.chunks() {
+                for (local, slot) in part.slots.iter().enumerate() {
+                    if !slot.is_live() && slot.next_free() == LENT {
+                        free.push(part.base + local, slot);
+                    }
+                }
+            }
         }
         Self {
             storage,
@@ -63,3 +70,10 @@ impl<T: Pooled + Clone, S> Clone for Pool<T, S> {
         }
     }
 }
+
+/// A link no free-list slot has: indices end below it, and `NIL` is above it.
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "INDEX_END is below u32::MAX"
+)]
+const LENT: u32 = INDEX_END as u32;

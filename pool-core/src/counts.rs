@@ -6,7 +6,6 @@ use core::cell::Cell;
 /// count of live objects that both move: a release followed by a create then updates two
 /// counts once each, not one count twice, which halves the chain of dependent memory updates
 /// in a churning loop. In cells, so that leases can count through `&Pool`.
-#[derive(Default)]
 pub(crate) struct Counts {
     /// Objects created or lent.
     created: Cell<u64>,
@@ -21,6 +20,19 @@ pub(crate) struct Counts {
 }
 
 impl Counts {
+    /// Nothing counted yet.
+    pub(crate) const fn new() -> Self {
+        Self {
+            created: Cell::new(0),
+            released: Cell::new(0),
+            leased: Cell::new(0),
+            high_water: Cell::new(0),
+            failed: Cell::new(0),
+            evicted: Cell::new(0),
+            retired: Cell::new(0),
+        }
+    }
+
     /// Objects live or lent now.
     #[inline]
     pub(crate) fn in_use(&self) -> usize {

@@ -1,8 +1,9 @@
+use crate::storage::{Slots, Storage};
 use crate::{Handle, Pool, Pooled};
 use core::array;
 use core::mem;
 
-impl<T: Pooled, S> Pool<T, S> {
+impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// The objects `handles` name, mutably and all at once: a bullet and the enemy it hits.
     /// `None` if any handle is stale (or from another pool), or if two name the same object.
     ///
@@ -43,8 +44,7 @@ impl<T: Pooled, S> Pool<T, S> {
         let mut found: [Option<&mut T>; N] = array::from_fn(|_| None);
         let mut order = order.iter().peekable();
         for chunk in self.storage.chunks_mut() {
-            let base = chunk.base();
-            let (mut rest, _) = chunk.parts_mut();
+            let (base, mut rest) = (chunk.base, chunk.slots);
             // The index in the chunk of `rest[0]`: each slot found is split off the slots
             // before it, so the borrows never overlap, and a second handle to the same slot
             // finds it gone.

@@ -1,6 +1,6 @@
 use crate::occupancy::Bit;
 use crate::slot::{NIL, Slot};
-use crate::storage::Storage;
+use crate::storage::Slots;
 use core::cell::Cell;
 
 /// The free slots, threaded through their `next_free` fields from `head`: a stack, so that the
@@ -15,7 +15,7 @@ pub(crate) struct FreeList {
 
 impl FreeList {
     /// The list threaded in order through the `len` slots built up front (see `Chunk::build`).
-    pub(crate) fn new(len: usize) -> Self {
+    pub(crate) const fn new(len: usize) -> Self {
         Self {
             head: Cell::new(if len == 0 { NIL } else { 0 }),
         }
@@ -37,7 +37,7 @@ impl FreeList {
     #[inline]
     pub(crate) fn head_slot<'a, T>(
         &self,
-        storage: &'a mut Storage<T>,
+        storage: &'a mut impl Slots<T>,
     ) -> Option<(usize, &'a mut Slot<T>, Bit<'a>)> {
         let retired_at = storage.retired_at();
         // Inline, rather than a call taking the pool, which would keep the compiler from
@@ -73,6 +73,15 @@ impl FreeList {
         slot.set_next_free(self.head.get());
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
         self.head.set(index as u32);
+    }
+
+    /// Puts the slot at `index`, which holds no live object, on the list right after `before`,
+    /// a slot on it: to thread slots in index order as they are built.
+    #[expect(clippy::unused_self, reason = "every change to the list goes through it")]
+    pub(crate) fn insert_after<T>(&self, before: &Slot<T>, index: usize, slot: &Slot<T>) {
+        slot.set_next_free(before.next_free());
+        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+        before.set_next_free(index as u32);
     }
 
     /// Puts a run of slots already threaded from `first` to `last` (whose `next_free` is

@@ -2,7 +2,7 @@ use crate::chunk::Chunk;
 use crate::free_list::FreeList;
 use crate::occupancy::Bit;
 use crate::slot::{INDEX_END, Slot};
-use crate::storage::FIRST_VERSION;
+use crate::storage::{FIRST_VERSION, Part, PartMut};
 use alloc::boxed::Box;
 use core::cell::{Cell, OnceCell};
 use core::slice;
@@ -339,6 +339,13 @@ impl<T> Grown<T> {
 /// The grown chunks, in index order; see [`Grown::chunks`].
 pub(crate) struct Chunks<'a, T>(slice::Iter<'a, Position<T>>);
 
+impl<T> Chunks<'_, T> {
+    /// No chunks: the rest of a pool that never grows.
+    pub(crate) fn empty() -> Self {
+        Self([].iter())
+    }
+}
+
 impl<T> Clone for Chunks<'_, T> {
     fn clone(&self) -> Self {
         Self(self.0.clone())
@@ -346,22 +353,31 @@ impl<T> Clone for Chunks<'_, T> {
 }
 
 impl<'a, T> Iterator for Chunks<'a, T> {
-    type Item = &'a Chunk<T>;
+    type Item = Part<'a, T>;
 
     #[inline]
-    fn next(&mut self) -> Option<&'a Chunk<T>> {
-        self.0.find_map(|position| position.chunk.get())
+    fn next(&mut self) -> Option<Part<'a, T>> {
+        self.0
+            .find_map(|position| Some(position.chunk.get()?.part()))
     }
 }
 
 /// The grown chunks, mutably, in index order; see [`Grown::chunks_mut`].
 pub(crate) struct ChunksMut<'a, T>(slice::IterMut<'a, Position<T>>);
 
+impl<T> ChunksMut<'_, T> {
+    /// No chunks: the rest of a pool that never grows.
+    pub(crate) fn empty() -> Self {
+        Self([].iter_mut())
+    }
+}
+
 impl<'a, T> Iterator for ChunksMut<'a, T> {
-    type Item = &'a mut Chunk<T>;
+    type Item = PartMut<'a, T>;
 
     #[inline]
-    fn next(&mut self) -> Option<&'a mut Chunk<T>> {
-        self.0.find_map(|position| position.chunk.get_mut())
+    fn next(&mut self) -> Option<PartMut<'a, T>> {
+        self.0
+            .find_map(|position| Some(position.chunk.get_mut()?.part_mut()))
     }
 }

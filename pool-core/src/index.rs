@@ -1,4 +1,4 @@
-use crate::{Handle, Pool, Pooled};
+use crate::{Handle, Pool, Pooled, Storage};
 use core::ops::{Index, IndexMut};
 
 /// `pool[handle]`: the object `handle` names, as [`get`](Pool::get) returns it.
@@ -17,7 +17,7 @@ use core::ops::{Index, IndexMut};
 ///
 /// # Panics
 /// When the handle is stale, or from another pool: use [`get`](Pool::get) where that can happen.
-impl<T: Pooled, S> Index<Handle<T>> for Pool<T, S> {
+impl<T: Pooled, S, B: Storage> Index<Handle<T>> for Pool<T, S, B> {
     type Output = T;
 
     #[inline]
@@ -36,7 +36,7 @@ impl<T: Pooled, S> Index<Handle<T>> for Pool<T, S> {
 /// # Panics
 /// When the handle is stale, or from another pool: use [`get_mut`](Pool::get_mut) where that can
 /// happen.
-impl<T: Pooled, S> IndexMut<Handle<T>> for Pool<T, S> {
+impl<T: Pooled, S, B: Storage> IndexMut<Handle<T>> for Pool<T, S, B> {
     #[inline]
     #[track_caller]
     fn index_mut(&mut self, handle: Handle<T>) -> &mut T {

@@ -26,10 +26,10 @@ impl<'a, T> Walk<'a, T> {
     fn new(mut chunks: Chunks<'a, T>) -> Self {
         let first = chunks.next().expect("a pool has a first chunk");
         Self {
-            slots: first.slots(),
+            slots: first.slots,
             group: &[],
-            base: first.base(),
-            words: first.occupancy().words().iter(),
+            base: first.base,
+            words: first.words.iter(),
             bits: 0,
             at: 0usize.wrapping_sub(BITS),
             rest: chunks,
@@ -75,9 +75,9 @@ impl<'a, T> Walk<'a, T> {
     #[cold]
     fn next_chunk(&mut self) -> Option<()> {
         let chunk = self.rest.next()?;
-        self.slots = chunk.slots();
-        self.base = chunk.base();
-        self.words = chunk.occupancy().words().iter();
+        self.slots = chunk.slots;
+        self.base = chunk.base;
+        self.words = chunk.words.iter();
         self.at = 0usize.wrapping_sub(BITS);
         Some(())
     }
@@ -112,13 +112,11 @@ struct WalkMut<'a, T> {
 impl<'a, T> WalkMut<'a, T> {
     fn new(mut chunks: ChunksMut<'a, T>) -> Self {
         let first = chunks.next().expect("a pool has a first chunk");
-        let base = first.base();
-        let (slots, occupancy) = first.parts_mut();
         Self {
-            slots,
+            slots: first.slots,
             start: 0,
-            base,
-            bits: SetBits::new(occupancy.words()),
+            base: first.base,
+            bits: SetBits::new(first.words),
             rest: chunks,
         }
     }
@@ -134,11 +132,10 @@ impl<'a, T> WalkMut<'a, T> {
                 return Some((self.base + local, slot));
             }
             let chunk = self.rest.next()?;
-            self.base = chunk.base();
-            let (slots, occupancy) = chunk.parts_mut();
-            self.slots = slots;
+            self.base = chunk.base;
+            self.slots = chunk.slots;
             self.start = 0;
-            self.bits = SetBits::new(occupancy.words());
+            self.bits = SetBits::new(chunk.words);
         }
     }
 }

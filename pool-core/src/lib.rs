@@ -28,16 +28,19 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
+#[cfg(feature = "alloc")]
 extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "alloc")]
 mod chunk;
 mod clone;
 mod counts;
 mod disjoint;
 mod error;
 mod free_list;
+#[cfg(feature = "alloc")]
 mod grown;
 mod handle;
 mod index;
@@ -69,6 +72,7 @@ pub use crate::pool::Pool;
 pub use crate::pooled::{Evictable, PoolToken, Pooled};
 pub use crate::reset::Reset;
 pub use crate::stats::Stats;
+pub use crate::storage::{Heap, Inline, Storage};
 pub use crate::strategy::{Evict, Fail, Grow, Panic};
 
 #[cfg(test)]

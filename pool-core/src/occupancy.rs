@@ -1,3 +1,4 @@
+#[cfg(feature = "alloc")]
 use alloc::boxed::Box;
 use core::cell::Cell;
 
@@ -7,11 +8,13 @@ pub(crate) const BITS: usize = u64::BITS as usize;
 /// the set bits, skipping 64 free slots per zero word, and trusts them.
 ///
 /// In cells, so that a lease turning into a handle can set its bit through `&Pool`.
+#[cfg(feature = "alloc")]
 #[derive(Clone)]
 pub(crate) struct Occupancy {
     words: Box<[Cell<u64>]>,
 }
 
+#[cfg(feature = "alloc")]
 impl Occupancy {
     pub(crate) fn new(slots: usize) -> Self {
         Self {
@@ -22,10 +25,7 @@ impl Occupancy {
     /// The bit of the slot at `local`, an index in the chunk.
     #[inline]
     pub(crate) fn bit(&self, local: usize) -> Bit<'_> {
-        Bit {
-            words: &self.words,
-            local,
-        }
+        Bit::new(&self.words, local)
     }
 
     #[inline]
@@ -41,7 +41,13 @@ pub(crate) struct Bit<'a> {
     local: usize,
 }
 
-impl Bit<'_> {
+impl<'a> Bit<'a> {
+    /// The bit of the slot at `local` in `words`.
+    #[inline]
+    pub(crate) fn new(words: &'a [Cell<u64>], local: usize) -> Self {
+        Self { words, local }
+    }
+
     #[inline]
     pub(crate) fn set(&self) {
         if let Some(word) = self.words.get(self.local / BITS) {

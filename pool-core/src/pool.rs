@@ -5,14 +5,17 @@ use crate::lease::Lease;
 use crate::occupancy::Bit;
 use crate::pooled::blank;
 use crate::slot::{INDEX_END, Slot, Taken};
-use crate::storage::Storage;
+#[cfg(feature = "alloc")]
+use crate::storage::HeapSlots;
+use crate::storage::{Heap, Inline, InlineSlots, Slots, Storage};
 use crate::{Handle, Importance, PoolFull, Pooled, StaleHandle, Stats};
 use core::fmt;
 use core::marker::PhantomData;
 use scopeguard::ScopeGuard;
 
-/// A fixed number of `T`s, built up front in one allocation and handed out by [`Handle`], with
-/// `S` saying what a full pool does.
+/// A fixed number of `T`s, handed out by [`Handle`], with `S` saying what a full pool does and
+/// `B` where the objects live: built up front in one allocation ([`Heap`], the default), or
+/// inside the pool itself ([`Inline`], for code without an allocator).
 ///
 /// `#[derive(Pooled)]` names it for the struct: `ParticlePool` is `Pool<Particle>`, and `S`
 /// defaults to the struct's own strategy, from `#[pool(on_full = ...)]`: [`Fail`](crate::Fail),
@@ -58,7 +61,10 @@ use scopeguard::ScopeGuard;
 ///
 /// A pool is [`Send`] when `T` is, and is not [`Sync`]: its bookkeeping lives in cells, so that
 /// objects can be lent out through `&self` ([`acquire`](Pool::try_acquire)).
-pub struct Pool<T: Pooled, S = <T as Pooled>::Strategy> {
+///
+/// Code generic over the storage too names [`Storage`] as a bound:
+/// `fn f<T: Pooled, S, B: Storage>(pool: &mut Pool<T, S, B>)`.
+pub struct Pool<T: Pooled, S = <T as Pooled>::Strategy, B: Storage = Heap> {
     // Invariants, kept by every method:
     // - a slot is live exactly when its version is odd, and exactly then its occupancy bit is
     //   set; `counts.live` counts live slots;
@@ -69,16 +75,14 @@ pub struct Pool<T: Pooled, S = <T as Pooled>::Strategy> {
     //   or any other; a slot moves to its next version whenever it stops being live, and a chunk
     //   given back by `shrink` passes its highest version on to any chunk grown in its place;
     // - a live object is mutated only through `&mut Pool`.
-    pub(crate) storage: Storage<T>,
+    pub(crate) storage: B::Slots<T>,
     pub(crate) free: FreeList,
     pub(crate) counts: Counts,
     pub(crate) strategy: PhantomData<fn() -> S>,
 }
 
-impl<T: Pooled, S> Pool<T, S> {
-    /// The largest capacity a pool can have: slot indices are 32-bit.
-    pub const MAX_CAPACITY: usize = INDEX_END;
-
+#[cfg(feature = "alloc")]
+impl<T: Pooled, S> Pool<T, S, Heap> {
     /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N)]`).
     ///
     /// This is the one allocation the pool makes until it grows, besides a bitmask of one bit
@@ -129,12 +133,104 @@ impl<T: Pooled, S> Pool<T, S> {
             Self::MAX_CAPACITY,
         );
         Self {
-            storage: Storage::new(capacity, blank::<T>),
+            storage: HeapSlots::new(capacity, blank::<T>),
             free: FreeList::new(capacity),
-            counts: Counts::default(),
+            counts: Counts::new(),
             strategy: PhantomData,
         }
     }
+
+    /// Adds a chunk of free slots, if the pool may hold more than it does and `limit` allows.
+    #[cold]
+    pub(crate) fn grow(&self, limit: usize) -> bool {
+        self.storage
+            .grow(limit.min(Self::MAX_CAPACITY), &self.free, blank::<T>)
+    }
+
+    /// Gives back the grown chunks whose every slot is free.
+    pub(crate) fn shrink_grown(&mut self) -> usize {
+        self.storage.shrink(&self.free)
+    }
+}
+
+impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
+    /// An inline pool of `N` slots, none built yet: `const`, so that it can initialise a
+    /// `static`, and free of any allocation. Each slot's blank object is built the first time
+    /// the slot is needed, by a `create` or `acquire` that finds no slot free; call
+    /// [`prefill`](Pool::prefill) to build them all now.
+    ///
+    /// ```
+    /// use pooled::Pooled;
+    /// use std::sync::Mutex;
+    ///
+    /// #[derive(Pooled)]
+    /// #[pool(size = 8, storage = inline)]
+    /// struct Packet {
+    ///     len: u16,
+    ///     bytes: [u8; 64],
+    /// }
+    ///
+    /// // A pool is not `Sync`: a `static` one sits behind the program's own lock.
+    /// static PACKETS: Mutex<PacketPool> = Mutex::new(PacketPool::new());
+    ///
+    /// let mut pool = PACKETS.lock().unwrap();
+    /// let p = pool.create(|p| p.len = 3)?;
+    /// assert_eq!(pool[p].len, 3);
+    /// assert_eq!(pool.capacity(), 8);
+    /// assert_eq!(pool.len(), 1);
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
+    /// A hand-written `Inline<N, W>` whose `W` is not `N.div_ceil(64)`, or an `N` past
+    /// [`MAX_CAPACITY`](Pool::MAX_CAPACITY), fails to compile.
+    pub const fn new() -> Self {
+        const {
+            assert!(
+                W == N.div_ceil(64),
+                "`Inline<N, W>`: `W` must be `N.div_ceil(64)`, the number of 64-bit words of \
+                 occupancy bits for `N` slots (the derive computes it)"
+            );
+            assert!(
+                N <= INDEX_END,
+                "`Inline<N, W>`: a pool holds at most `Pool::MAX_CAPACITY` objects"
+            );
+        }
+        Self {
+            storage: InlineSlots::new(),
+            free: FreeList::new(0),
+            counts: Counts::new(),
+            strategy: PhantomData,
+        }
+    }
+
+    /// Builds the blank object of every slot not built yet, so that no later `create` or
+    /// `acquire` runs `T`'s blank code: the "everything built up front" of a heap pool, for an
+    /// inline pool that wants it (before a frame that must not run `Default`s). Slots are
+    /// taken in index order after, as a heap pool's are.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4, storage = inline)]
+    /// # struct Packet { len: u16 }
+    /// let mut pool = PacketPool::new();
+    /// pool.prefill();
+    /// let first = pool.create(|_| {})?;
+    /// assert_eq!(first.index(), 0);
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
+    /// # Panics
+    /// When a blank object's code (a field's `Default`) panics, after the slots built before
+    /// it are in the pool, free; or when that code reaches this pool.
+    pub fn prefill(&mut self) {
+        self.storage.build_all(&self.free, blank::<T>);
+    }
+}
+
+impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
+    /// The largest capacity a pool can have: slot indices are 32-bit.
+    pub const MAX_CAPACITY: usize = INDEX_END;
 
     /// The number of slots, live or not.
     ///
@@ -572,9 +668,8 @@ impl<T: Pooled, S> Pool<T, S> {
         let retired_at = self.storage.retired_at();
         let (free, counts) = (&self.free, &self.counts);
         for chunk in self.storage.chunks_mut() {
-            let base = chunk.base();
-            let (slots, occupancy) = chunk.parts_mut();
-            for (w, word) in occupancy.words().iter().enumerate() {
+            let (base, slots, words) = (chunk.base, chunk.slots, chunk.words);
+            for (w, word) in words.iter().enumerate() {
                 // A word at a time: the bits are read once, and only a release writes them.
                 let mut bits = word.get();
                 while bits != 0 {
@@ -588,7 +683,7 @@ impl<T: Pooled, S> Pool<T, S> {
                     if !keep(handle, slot.value_mut()) {
                         Self::vacate(
                             slot,
-                            &occupancy.bit(local),
+                            &Bit::new(words, local),
                             base + local,
                             retired_at,
                             free,
@@ -685,7 +780,9 @@ impl<T: Pooled, S> Pool<T, S> {
         &mut self,
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Option<Handle<T>> {
-        let (index, slot, bit) = self.free.head_slot(&mut self.storage)?;
+        let Some((index, slot, bit)) = self.free.head_slot(&mut self.storage) else {
+            return self.create_in_new_slot(init);
+        };
         let handle = slot.next_handle(index);
         // The slot stays on the free list until `init` returns, so that if it unwinds,
         // resetting what it wrote is all there is to undo. (`init` cannot reach the pool: it is
@@ -702,6 +799,17 @@ impl<T: Pooled, S> Pool<T, S> {
         Some(handle)
     }
 
+    /// Builds a slot (for storage that builds slots on first use) and creates the object in
+    /// it; `None` when every slot is built.
+    #[cold]
+    fn create_in_new_slot(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Option<Handle<T>> {
+        if self.storage.build_next(&self.free, blank::<T>) {
+            self.create_in_free_slot(init)
+        } else {
+            None
+        }
+    }
+
     /// Takes the first slot of the free list that is not retired (dropping the retired ones
     /// before it from the list), hands its blank object to `init`, and returns it in the
     /// caller's charge, with its index and bit; `init` back when no slot is free. If `init`
@@ -713,7 +821,7 @@ impl<T: Pooled, S> Pool<T, S> {
     fn take_free(&self, init: impl FnOnce(&mut T)) -> Option<(Taken<'_, T>, usize, Bit<'_>)> {
         let retired_at = self.storage.retired_at();
         let (index, slot, bit) = loop {
-            if self.free.is_empty() {
+            if self.free.is_empty() && !self.storage.build_next(&self.free, blank::<T>) {
                 return None;
             }
             let index = self.free.head() as usize;
@@ -754,18 +862,6 @@ impl<T: Pooled, S> Pool<T, S> {
         self.counts.evict();
     }
 
-    /// Adds a chunk of free slots, if the pool may hold more than it does and `limit` allows.
-    #[cold]
-    pub(crate) fn grow(&self, limit: usize) -> bool {
-        self.storage
-            .grow(limit.min(Self::MAX_CAPACITY), &self.free, blank::<T>)
-    }
-
-    /// Gives back the grown chunks whose every slot is free.
-    pub(crate) fn shrink_grown(&mut self) -> usize {
-        self.storage.shrink(&self.free)
-    }
-
     /// Counts a refusal, and the error saying so.
     #[cold]
     pub(crate) fn refuse(&self) -> PoolFull {
@@ -789,7 +885,10 @@ impl<T: Pooled, S> Pool<T, S> {
     /// Sets the version of `handle`'s slot, counted from the pool's offset.
     #[cfg(test)]
     pub(crate) fn force_version(&self, handle: Handle<T>, version: u32) {
-        self.storage.force_version(handle.index(), version);
+        self.storage
+            .slot(handle.index())
+            .expect("a slot of this pool")
+            .force_version(self.storage.version_of(version));
     }
 
     /// The version that `force_version(handle, relative)` gives a slot: what a handle then
@@ -800,20 +899,27 @@ impl<T: Pooled, S> Pool<T, S> {
     }
 }
 
-impl<T: Pooled, S> Default for Pool<T, S> {
+#[cfg(feature = "alloc")]
+impl<T: Pooled, S> Default for Pool<T, S, Heap> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Pooled, S, const N: usize, const W: usize> Default for Pool<T, S, Inline<N, W>> {
     fn default() -> Self {
         Self::new()
     }
 }
 
 /// Shows the [`Stats`] under the pool's name, not the objects.
-impl<T: Pooled, S> fmt::Debug for Pool<T, S> {
+impl<T: Pooled, S, B: Storage> fmt::Debug for Pool<T, S, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.stats().debug_as(T::NAME, f)
     }
 }
 
-impl<'a, T: Pooled, S> IntoIterator for &'a Pool<T, S> {
+impl<'a, T: Pooled, S, B: Storage> IntoIterator for &'a Pool<T, S, B> {
     type Item = (Handle<T>, &'a T);
     type IntoIter = Iter<'a, T>;
 
@@ -822,7 +928,7 @@ impl<'a, T: Pooled, S> IntoIterator for &'a Pool<T, S> {
     }
 }
 
-impl<'a, T: Pooled, S> IntoIterator for &'a mut Pool<T, S> {
+impl<'a, T: Pooled, S, B: Storage> IntoIterator for &'a mut Pool<T, S, B> {
     type Item = (Handle<T>, &'a mut T);
     type IntoIter = IterMut<'a, T>;
 

@@ -1,6 +1,10 @@
+#[cfg(feature = "alloc")]
 use alloc::boxed::Box;
+#[cfg(feature = "alloc")]
 use alloc::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+#[cfg(feature = "alloc")]
 use alloc::string::String;
+#[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
 use core::marker::PhantomData;
@@ -153,6 +157,7 @@ impl<T: ?Sized> Reset for PhantomData<T> {
     }
 }
 
+#[cfg(feature = "alloc")]
 macro_rules! reset_by_clear {
     ($($ty:ident<$($param:ident),*> $(where $bound:ident: $trait:path)?),+ $(,)?) => {$(
         impl<$($param),*> Reset for $ty<$($param),*> $(where $bound: $trait)? {
@@ -169,6 +174,7 @@ macro_rules! reset_by_clear {
     )+};
 }
 
+#[cfg(feature = "alloc")]
 reset_by_clear! {
     Vec<T>,
     VecDeque<T>,
@@ -177,6 +183,7 @@ reset_by_clear! {
     BTreeSet<T>,
 }
 
+#[cfg(feature = "alloc")]
 impl Reset for String {
     #[inline]
     fn reset(&mut self) {
@@ -230,6 +237,7 @@ impl<T: Reset, const N: usize> Reset for [T; N] {
 }
 
 /// Resets the boxed value in place: the allocation is kept.
+#[cfg(feature = "alloc")]
 impl<T: Reset> Reset for Box<T> {
     #[inline]
     fn reset(&mut self) {

@@ -1,18 +1,7 @@
 //! `Serialize` and `Deserialize` for handles and pools, with the `serde` feature.
 
-use crate::chunk::Chunk;
-use crate::counts::Counts;
-use crate::free_list::FreeList;
-use crate::grown::Grown;
-use crate::pooled::blank;
-use crate::slot::{NIL, Slot};
-use crate::storage::Storage;
-use crate::{Handle, Pool, Pooled};
-use alloc::boxed::Box;
-use alloc::vec::Vec;
-use core::marker::PhantomData;
+use crate::Handle;
 use serde::de::{self, Unexpected};
-use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A handle serializes as the number [`to_bits`](Handle::to_bits) gives.
@@ -33,232 +22,251 @@ impl<'de, T> Deserialize<'de> for Handle<T> {
     }
 }
 
-/// What a pool saves: enough to rebuild it slot for slot.
-#[derive(Serialize, Deserialize)]
-#[serde(rename = "Pool")]
-struct Saved<O> {
-    /// Where the versions count from.
-    offset: u32,
-    /// Slots in the first chunk.
-    first: u32,
-    /// The grown chunks: position and length.
-    grown: Vec<(u32, u32)>,
-    /// The version floors of the positions; empty when the pool never grew.
-    floors: Vec<u32>,
-    /// Every slot's version, counted from `offset`, in index order.
-    versions: Vec<u32>,
-    /// The free slots, in the order `create` takes them; retired slots are left out.
-    free: Vec<u32>,
-    created: u64,
-    released: u64,
-    failed: u64,
-    evicted: u64,
-    high_water: u64,
-    /// The live objects, in index order.
-    objects: O,
-}
+/// Heap pools serialize slot for slot; inline pools do not serialize yet.
+#[cfg(feature = "alloc")]
+mod pools {
+    use crate::chunk::Chunk;
+    use crate::counts::Counts;
+    use crate::free_list::FreeList;
+    use crate::grown::Grown;
+    use crate::pooled::blank;
+    use crate::slot::{NIL, Slot};
+    use crate::storage::{HeapSlots, Slots};
+    use crate::{Pool, Pooled};
+    use alloc::boxed::Box;
+    use alloc::vec::Vec;
+    use core::marker::PhantomData;
+    use serde::de;
+    use serde::ser::SerializeSeq;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// The live objects of a pool, serialized as a sequence without collecting them.
-struct Objects<'a, T: Pooled, S>(&'a Pool<T, S>);
-
-impl<T: Pooled + Serialize, S> Serialize for Objects<'_, T, S> {
-    fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
-        // The length is known, as formats without an end marker need.
-        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
-        for object in self.0.values() {
-            seq.serialize_element(object)?;
-        }
-        seq.end()
+    /// What a pool saves: enough to rebuild it slot for slot.
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename = "Pool")]
+    struct Saved<O> {
+        /// Where the versions count from.
+        offset: u32,
+        /// Slots in the first chunk.
+        first: u32,
+        /// The grown chunks: position and length.
+        grown: Vec<(u32, u32)>,
+        /// The version floors of the positions; empty when the pool never grew.
+        floors: Vec<u32>,
+        /// Every slot's version, counted from `offset`, in index order.
+        versions: Vec<u32>,
+        /// The free slots, in the order `create` takes them; retired slots are left out.
+        free: Vec<u32>,
+        created: u64,
+        released: u64,
+        failed: u64,
+        evicted: u64,
+        high_water: u64,
+        /// The live objects, in index order.
+        objects: O,
     }
-}
 
-/// A pool serializes slot for slot: every live object under its handle, the versions that keep
-/// old handles stale, the order free slots are taken in, and the counts behind
-/// [`stats`](Pool::stats). Objects lent to leases stay with the pool: saved, their slots are
-/// free, as in a [`clone`](Pool::clone).
-///
-/// ```
-/// # use pooled::{Handle, Pooled};
-/// # use serde::{Deserialize, Serialize};
-/// #[derive(Pooled, Serialize, Deserialize)]
-/// #[pool(size = 16)]
-/// struct Enemy {
-///     health: i32,
-///     target: Option<Handle<Enemy>>,
-/// }
-///
-/// let mut enemies = EnemyPool::new();
-/// let a = enemies.try_create(|e| e.health = 10)?;
-/// let b = enemies.try_create(|e| e.target = Some(a))?;
-/// let dead = enemies.try_create(|_| {})?;
-/// enemies.release(dead).unwrap();
-///
-/// let save = serde_json::to_string(&enemies).unwrap();
-/// let loaded: EnemyPool = serde_json::from_str(&save).unwrap();
-/// assert_eq!(loaded[a].health, 10);
-/// assert_eq!(loaded[b].target, Some(a));
-/// assert!(loaded.get(dead).is_none()); // stale before, stale after
-/// assert_eq!(loaded.stats(), enemies.stats());
-/// # Ok::<(), pooled::PoolFull>(())
-/// ```
-impl<T: Pooled + Serialize, S> Serialize for Pool<T, S> {
-    fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
-        let storage = &self.storage;
-        let offset = storage.offset();
-        let (grown, floors) = storage.grown().parts();
-        let grown: Vec<(u32, u32)> = grown
-            .map(|(k, chunk)| (to_u32(k), to_u32(chunk.len())))
+    /// The live objects of a pool, serialized as a sequence without collecting them.
+    struct Objects<'a, T: Pooled, S>(&'a Pool<T, S>);
+
+    impl<T: Pooled + Serialize, S> Serialize for Objects<'_, T, S> {
+        fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
+            // The length is known, as formats without an end marker need.
+            let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+            for object in self.0.values() {
+                seq.serialize_element(object)?;
+            }
+            seq.end()
+        }
+    }
+
+    /// A pool serializes slot for slot: every live object under its handle, the versions that keep
+    /// old handles stale, the order free slots are taken in, and the counts behind
+    /// [`stats`](Pool::stats). Objects lent to leases stay with the pool: saved, their slots are
+    /// free, as in a [`clone`](Pool::clone).
+    ///
+    /// ```
+    /// # use pooled::{Handle, Pooled};
+    /// # use serde::{Deserialize, Serialize};
+    /// #[derive(Pooled, Serialize, Deserialize)]
+    /// #[pool(size = 16)]
+    /// struct Enemy {
+    ///     health: i32,
+    ///     target: Option<Handle<Enemy>>,
+    /// }
+    ///
+    /// let mut enemies = EnemyPool::new();
+    /// let a = enemies.try_create(|e| e.health = 10)?;
+    /// let b = enemies.try_create(|e| e.target = Some(a))?;
+    /// let dead = enemies.try_create(|_| {})?;
+    /// enemies.release(dead).unwrap();
+    ///
+    /// let save = serde_json::to_string(&enemies).unwrap();
+    /// let loaded: EnemyPool = serde_json::from_str(&save).unwrap();
+    /// assert_eq!(loaded[a].health, 10);
+    /// assert_eq!(loaded[b].target, Some(a));
+    /// assert!(loaded.get(dead).is_none()); // stale before, stale after
+    /// assert_eq!(loaded.stats(), enemies.stats());
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    impl<T: Pooled + Serialize, S> Serialize for Pool<T, S> {
+        fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
+            let storage = &self.storage;
+            let offset = storage.offset();
+            let (grown, floors) = storage.grown().parts();
+            let grown: Vec<(u32, u32)> = grown
+                .map(|(k, chunk)| (to_u32(k), to_u32(chunk.len())))
+                .collect();
+            let versions: Vec<u32> = (storage.chunks())
+                .flat_map(|chunk| chunk.slots.iter())
+                .map(|slot| slot.version().wrapping_sub(offset))
+                .collect();
+            // Every slot that is not live or retired is free in the save, lent or not: the free
+            // list first, then the lent slots, found as the free slots not on it.
+            let mut free: Vec<u32> = (self.free.indices(|index| {
+                storage
+                    .slot(index)
+                    .expect("free-list indices are in the pool")
+            }))
+            .filter(|&index| !retired(storage, index))
+            .map(to_u32)
             .collect();
-        let versions: Vec<u32> = (storage.chunks())
-            .flat_map(|chunk| chunk.slots().iter())
-            .map(|slot| slot.version().wrapping_sub(offset))
-            .collect();
-        // Every slot that is not live or retired is free in the save, lent or not: the free
-        // list first, then the lent slots, found as the free slots not on it.
-        let mut free: Vec<u32> = (self.free.indices(|index| {
-            storage
-                .slot(index)
-                .expect("free-list indices are in the pool")
-        }))
-        .filter(|&index| !retired(storage, index))
-        .map(to_u32)
-        .collect();
-        let mut on_list = free.clone();
-        on_list.sort_unstable();
-        for chunk in storage.chunks() {
-            for (local, slot) in chunk.slots().iter().enumerate() {
-                let index = chunk.base() + local;
-                if !slot.is_live()
-                    && !retired(storage, index)
-                    && on_list.binary_search(&to_u32(index)).is_err()
-                {
-                    free.push(to_u32(index));
+            let mut on_list = free.clone();
+            on_list.sort_unstable();
+            for chunk in storage.chunks() {
+                for (local, slot) in chunk.slots.iter().enumerate() {
+                    let index = chunk.base + local;
+                    if !slot.is_live()
+                        && !retired(storage, index)
+                        && on_list.binary_search(&to_u32(index)).is_err()
+                    {
+                        free.push(to_u32(index));
+                    }
                 }
             }
-        }
-        let counts = self.counts.without_leases();
-        Saved {
-            offset,
-            first: to_u32(storage.first().len()),
-            grown,
-            floors: floors.collect(),
-            versions,
-            free,
-            created: counts.created(),
-            released: counts.released(),
-            failed: counts.failed(),
-            evicted: counts.evicted(),
-            high_water: counts.high_water() as u64,
-            objects: Objects(self),
-        }
-        .serialize(serializer)
-    }
-}
-
-/// A pool deserializes from what [`Serialize`] wrote, for any strategy: every saved handle
-/// names the same object as before, stale ones stay stale, and free slots are taken in the same
-/// order. A save that does not describe a pool (a version or free list that disagrees with the
-/// objects, counts that do not add up) is an error, never a pool with broken books.
-impl<'de, T: Pooled + Deserialize<'de>, S> Deserialize<'de> for Pool<T, S> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let saved = Saved::<Vec<T>>::deserialize(deserializer)?;
-        saved.restore().map_err(de::Error::custom)
-    }
-}
-
-impl<T: Pooled> Saved<Vec<T>> {
-    fn restore<S>(self) -> Result<Pool<T, S>, &'static str> {
-        let first = self.first as usize;
-        if first > Pool::<T, S>::MAX_CAPACITY {
-            return Err("a first chunk larger than a pool holds");
-        }
-        if self.floors.is_empty() && !self.grown.is_empty() {
-            return Err("grown chunks without the positions they were grown in");
-        }
-        let mut versions = self.versions.iter().map(|v| v.wrapping_add(self.offset));
-        let mut objects = self.objects.into_iter();
-        let mut chunk = |base: usize, len: usize| -> Result<Chunk<T>, &'static str> {
-            let slots = (0..len)
-                .map(|_| {
-                    let version = versions.next().ok_or("fewer versions than slots")?;
-                    let object = if version % 2 == 1 {
-                        objects.next().ok_or("fewer objects than live slots")?
-                    } else {
-                        blank::<T>()
-                    };
-                    Ok(Slot::new(object, version, NIL))
-                })
-                .collect::<Result<Box<[Slot<T>]>, &'static str>>()?;
-            Ok(Chunk::from_slots(base, slots))
-        };
-        let first_chunk = chunk(0, first)?;
-        let positions = Grown::<T>::new(first);
-        let grown_chunks = (self.grown.iter())
-            .map(|&(k, len)| {
-                let base = (positions.position_base(k as usize))
-                    .ok_or("a grown chunk past the last position")?;
-                Ok((k as usize, chunk(base, len as usize)?))
-            })
-            .collect::<Result<Vec<_>, &'static str>>()?;
-        if versions.next().is_some() {
-            return Err("more versions than slots");
-        }
-        if objects.next().is_some() {
-            return Err("more objects than live slots");
-        }
-        let grown = Grown::restore(first, grown_chunks, &self.floors)?;
-        let storage = Storage::from_parts(self.offset, first_chunk, grown);
-        let retired_at = storage.retired_at();
-        let free = FreeList::new(0);
-        let mut listed = self.free.clone();
-        listed.sort_unstable();
-        if listed.windows(2).any(|pair| pair[0] == pair[1]) {
-            return Err("a slot twice on the free list");
-        }
-        for &index in self.free.iter().rev() {
-            let slot = storage
-                .slot(index as usize)
-                .ok_or("a free slot past the pool's slots")?;
-            if slot.is_live() || slot.version() == retired_at {
-                return Err("a live or retired slot on the free list");
+            let counts = self.counts.without_leases();
+            Saved {
+                offset,
+                first: to_u32(storage.first().len()),
+                grown,
+                floors: floors.collect(),
+                versions,
+                free,
+                created: counts.created(),
+                released: counts.released(),
+                failed: counts.failed(),
+                evicted: counts.evicted(),
+                high_water: counts.high_water() as u64,
+                objects: Objects(self),
             }
-            free.push(index as usize, slot);
+            .serialize(serializer)
         }
-        let (mut live, mut retired) = (0, 0);
-        for slot in storage.chunks().flat_map(|chunk| chunk.slots().iter()) {
-            live += usize::from(slot.is_live());
-            retired += usize::from(slot.version() == retired_at);
-        }
-        if live + retired + self.free.len() != storage.capacity() {
-            return Err("a slot neither live, retired nor free");
-        }
-        let high_water =
-            usize::try_from(self.high_water).map_err(|_| "a high water mark past usize")?;
-        let counts = Counts::restore(
-            [self.created, self.released, self.failed, self.evicted],
-            high_water,
-            live,
-            retired,
-        )?;
-        Ok(Pool {
-            storage,
-            free,
-            counts,
-            strategy: PhantomData,
-        })
     }
-}
 
-fn retired<T>(storage: &Storage<T>, index: usize) -> bool {
-    storage
-        .slot(index)
-        .is_some_and(|slot| slot.version() == storage.retired_at())
-}
+    /// A pool deserializes from what [`Serialize`] wrote, for any strategy: every saved handle
+    /// names the same object as before, stale ones stay stale, and free slots are taken in the same
+    /// order. A save that does not describe a pool (a version or free list that disagrees with the
+    /// objects, counts that do not add up) is an error, never a pool with broken books.
+    impl<'de, T: Pooled + Deserialize<'de>, S> Deserialize<'de> for Pool<T, S> {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let saved = Saved::<Vec<T>>::deserialize(deserializer)?;
+            saved.restore().map_err(de::Error::custom)
+        }
+    }
 
-#[expect(
-    clippy::cast_possible_truncation,
-    reason = "indices and lengths end below NIL"
-)]
-fn to_u32(n: usize) -> u32 {
-    n as u32
+    impl<T: Pooled> Saved<Vec<T>> {
+        fn restore<S>(self) -> Result<Pool<T, S>, &'static str> {
+            let first = self.first as usize;
+            if first > Pool::<T, S>::MAX_CAPACITY {
+                return Err("a first chunk larger than a pool holds");
+            }
+            if self.floors.is_empty() && !self.grown.is_empty() {
+                return Err("grown chunks without the positions they were grown in");
+            }
+            let mut versions = self.versions.iter().map(|v| v.wrapping_add(self.offset));
+            let mut objects = self.objects.into_iter();
+            let mut chunk = |base: usize, len: usize| -> Result<Chunk<T>, &'static str> {
+                let slots = (0..len)
+                    .map(|_| {
+                        let version = versions.next().ok_or("fewer versions than slots")?;
+                        let object = if version % 2 == 1 {
+                            objects.next().ok_or("fewer objects than live slots")?
+                        } else {
+                            blank::<T>()
+                        };
+                        Ok(Slot::new(object, version, NIL))
+                    })
+                    .collect::<Result<Box<[Slot<T>]>, &'static str>>()?;
+                Ok(Chunk::from_slots(base, slots))
+            };
+            let first_chunk = chunk(0, first)?;
+            let positions = Grown::<T>::new(first);
+            let grown_chunks = (self.grown.iter())
+                .map(|&(k, len)| {
+                    let base = (positions.position_base(k as usize))
+                        .ok_or("a grown chunk past the last position")?;
+                    Ok((k as usize, chunk(base, len as usize)?))
+                })
+                .collect::<Result<Vec<_>, &'static str>>()?;
+            if versions.next().is_some() {
+                return Err("more versions than slots");
+            }
+            if objects.next().is_some() {
+                return Err("more objects than live slots");
+            }
+            let grown = Grown::restore(first, grown_chunks, &self.floors)?;
+            let storage = HeapSlots::from_parts(self.offset, first_chunk, grown);
+            let retired_at = storage.retired_at();
+            let free = FreeList::new(0);
+            let mut listed = self.free.clone();
+            listed.sort_unstable();
+            if listed.windows(2).any(|pair| pair[0] == pair[1]) {
+                return Err("a slot twice on the free list");
+            }
+            for &index in self.free.iter().rev() {
+                let slot = storage
+                    .slot(index as usize)
+                    .ok_or("a free slot past the pool's slots")?;
+                if slot.is_live() || slot.version() == retired_at {
+                    return Err("a live or retired slot on the free list");
+                }
+                free.push(index as usize, slot);
+            }
+            let (mut live, mut retired) = (0, 0);
+            for slot in storage.chunks().flat_map(|chunk| chunk.slots.iter()) {
+                live += usize::from(slot.is_live());
+                retired += usize::from(slot.version() == retired_at);
+            }
+            if live + retired + self.free.len() != storage.capacity() {
+                return Err("a slot neither live, retired nor free");
+            }
+            let high_water =
+                usize::try_from(self.high_water).map_err(|_| "a high water mark past usize")?;
+            let counts = Counts::restore(
+                [self.created, self.released, self.failed, self.evicted],
+                high_water,
+                live,
+                retired,
+            )?;
+            Ok(Pool {
+                storage,
+                free,
+                counts,
+                strategy: PhantomData,
+            })
+        }
+    }
+
+    fn retired<T>(storage: &HeapSlots<T>, index: usize) -> bool {
+        storage
+            .slot(index)
+            .is_some_and(|slot| slot.version() == storage.retired_at())
+    }
+
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "indices and lengths end below NIL"
+    )]
+    fn to_u32(n: usize) -> u32 {
+        n as u32
+    }
 }

@@ -16,7 +16,7 @@ const FIELD_KEYS: &str = "`reset = <expr>`, `reset_with = <function>` or `keep`"
 
 const VARIANT_KEYS: &str = "`blank`, which marks the variant every object is reset to";
 
-const STRUCT_KEYS: &str = "`size = N`, `on_full = fail | panic | evict | grow`, `evict_by = <fn>`, `max = N`, `name = <type name>`, `vis = <visibility>` and `crate = <path>`";
+const STRUCT_KEYS: &str = "`size = N`, `on_full = fail | panic | evict | grow`, `evict_by = <fn>`, `max = N`, `storage = heap | inline`, `name = <type name>`, `vis = <visibility>` and `crate = <path>`";
 
 /// What the derive is on, for messages that name it: `struct` or `enum`. (Unions are rejected
 /// whole, and worded as structs until then.)
@@ -69,6 +69,18 @@ impl OnFull {
     }
 }
 
+/// Where the pool keeps its objects, from `#[pool(storage = ...)]`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Storage {
+    Heap,
+    Inline,
+}
+
+impl Storage {
+    const CHOICES: &str =
+        "`heap` (the default: one allocation) or `inline` (inside the pool, no allocator)";
+}
+
 /// The struct's `#[pool(...)]` attributes, each with the span of its key (or value, for
 /// `on_full`) for errors about how they combine.
 pub(crate) struct Container {
@@ -77,6 +89,7 @@ pub(crate) struct Container {
     /// The key's span, and the measure unless it was invalid (and reported).
     pub(crate) evict_by: Option<(Span, Option<Expr>)>,
     pub(crate) max: Option<(Span, Count)>,
+    pub(crate) storage: Option<(Span, Storage)>,
     /// `name = Sparks`: the pool type's name instead of `FooPool`.
     pub(crate) name: Option<Ident>,
     /// `vis = pub(crate)`: the pool type's visibility instead of the struct's.
@@ -90,6 +103,10 @@ pub(crate) struct Container {
 impl Container {
     pub(crate) fn on_full(&self) -> OnFull {
         self.on_full.map_or(OnFull::Fail, |(_, on_full)| on_full)
+    }
+
+    pub(crate) fn storage(&self) -> Storage {
+        self.storage.map_or(Storage::Heap, |(_, storage)| storage)
     }
 }
 
@@ -128,6 +145,7 @@ pub(crate) fn container(
         on_full: None,
         evict_by: None,
         max: None,
+        storage: None,
         name: None,
         vis: None,
         krate: None,
@@ -140,7 +158,7 @@ pub(crate) fn container(
             let span = meta.path.span();
             let known = matches!(
                 key.as_str(),
-                "size" | "on_full" | "evict_by" | "max" | "name" | "vis" | "crate"
+                "size" | "on_full" | "evict_by" | "max" | "storage" | "name" | "vis" | "crate"
             );
             if known && seen.contains(&key) {
                 errors.at(span, format_args!("duplicate `{key}`: give it once"));
@@ -159,6 +177,7 @@ pub(crate) fn container(
                 "size" => container.size = count_value(&meta, "size", errors)?,
                 "max" => container.max = Some((span, count_value(&meta, "max", errors)?)),
                 "on_full" => container.on_full = on_full_value(&meta, errors)?,
+                "storage" => container.storage = storage_value(&meta, errors)?,
                 "evict_by" => {
                     if !meta.input.peek(Token![=]) {
                         errors.at(span, "`evict_by` needs the measure of an object's importance, such as `evict_by = Voice::loudness`, a `fn(&Voice) -> K` where `K: Ord`");
@@ -343,6 +362,43 @@ fn on_full_value(
     Ok(None)
 }
 
+fn storage_value(
+    meta: &ParseNestedMeta<'_>,
+    errors: &mut Errors,
+) -> syn::Result<Option<(Span, Storage)>> {
+    let span = meta.path.span();
+    if !meta.input.peek(Token![=]) {
+        errors.at(
+            span,
+            format_args!("`storage` needs a kind: {}", Storage::CHOICES),
+        );
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let value: Expr = meta.value()?.parse()?;
+    let ident = match &value {
+        Expr::Path(path) => path.path.get_ident(),
+        _ => None,
+    };
+    match ident.map(ToString::to_string).as_deref() {
+        Some("heap") => return Ok(Some((span, Storage::Heap))),
+        Some("inline") => return Ok(Some((span, Storage::Inline))),
+        _ => {}
+    }
+    let message = match &value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(text),
+            ..
+        }) => format!(
+            "`storage` takes a bare word, not a string: write `storage = {}`",
+            text.value()
+        ),
+        _ => format!("unknown `storage` kind: write {}", Storage::CHOICES),
+    };
+    errors.spanning(&value, message);
+    Ok(None)
+}
+
 /// Reads a variant's `#[pool(...)]` attributes: the span of `blank`, if it is there.
 pub(crate) fn variant(attrs: &[Attribute], errors: &mut Errors) -> Option<Span> {
     let mut blank = None;
@@ -365,7 +421,7 @@ pub(crate) fn variant(attrs: &[Attribute], errors: &mut Errors) -> Option<Span> 
                     errors.at(span, format_args!("`{key}` goes on a field of the blank variant, not on a variant"));
                     return skip_value(&meta);
                 }
-                "size" | "on_full" | "evict_by" | "max" | "name" | "vis" | "crate" => {
+                "size" | "on_full" | "evict_by" | "max" | "storage" | "name" | "vis" | "crate" => {
                     errors.at(span, format_args!("`{key}` goes on the enum, not on a variant: `#[pool({key} = ...)]` above `enum`"));
                     return skip_value(&meta);
                 }
@@ -434,7 +490,7 @@ pub(crate) fn field(attrs: &[Attribute], item: Item, errors: &mut Errors) -> Fie
                     errors.at(span, format_args!("`size` goes on the {item}, not on a field: `#[pool(size = N)]` above `{item}`"));
                     return skip_value(&meta);
                 }
-                "on_full" | "evict_by" | "max" | "name" | "vis" | "crate" => {
+                "on_full" | "evict_by" | "max" | "storage" | "name" | "vis" | "crate" => {
                     let item = item.word();
                     errors.at(span, format_args!("`{key}` goes on the {item}, not on a field"));
                     return skip_value(&meta);

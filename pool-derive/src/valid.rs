@@ -2,7 +2,7 @@
 
 use crate::Derive;
 use crate::ast::{Body, Input, Variant};
-use crate::attr::{Count, OnFull};
+use crate::attr::{Count, OnFull, Storage};
 use crate::errors::Errors;
 use syn::Data;
 
@@ -47,6 +47,12 @@ pub(crate) fn check(input: &Input<'_>, errors: &mut Errors) {
             "`evict_by` ranks the objects that `on_full = evict` may evict; add `on_full = evict`, or remove `evict_by`",
         ),
         _ => {}
+    }
+    if let (Some((span, Storage::Inline)), OnFull::Grow) = (attrs.storage, attrs.on_full()) {
+        errors.at(
+            span,
+            "`storage = inline` cannot grow: its slots are an array inside the pool, and growing needs the heap; choose `on_full = fail`, `panic` or `evict` and a `size` for the most objects alive at once, or keep `on_full = grow` with `storage = heap`",
+        );
     }
     if let Some((span, max)) = &attrs.max {
         if attrs.on_full() != OnFull::Grow {

@@ -1,4 +1,4 @@
-use crate::{Evictable, Handle, Lease, Pool, PoolFull};
+use crate::{Evictable, Handle, Lease, Pool, PoolFull, Storage};
 
 /// A full pool evicts the live object its `evict_by` measure ranks lowest, and reuses its slot:
 /// the seed's sound pool, which cuts the quietest voice to play a new one
@@ -6,7 +6,7 @@ use crate::{Evictable, Handle, Lease, Pool, PoolFull};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Evict;
 
-impl<T: Evictable> Pool<T, Evict> {
+impl<T: Evictable, B: Storage> Pool<T, Evict, B> {
     /// Takes a free slot or, when the pool is full, releases the least important live object
     /// and takes its slot; hands the blank object to `init` and returns its handle.
     ///

@@ -1,4 +1,4 @@
-use crate::{Handle, Lease, Pool, PoolFull, Pooled};
+use crate::{Handle, Lease, Pool, PoolFull, Pooled, Storage};
 
 /// A full pool refuses: `create` returns [`PoolFull`] and changes nothing. The seed's "just
 /// don't create": a particle burst that does not fit is simply smaller. The default, from
@@ -6,7 +6,7 @@ use crate::{Handle, Lease, Pool, PoolFull, Pooled};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Fail;
 
-impl<T: Pooled> Pool<T, Fail> {
+impl<T: Pooled, B: Storage> Pool<T, Fail, B> {
     /// Takes a free slot, hands its blank object to `init`, and returns the object's handle; an
     /// error, changing nothing but [`Stats::failed`](crate::Stats::failed), when the pool is
     /// full. The same as [`try_create`](Pool::try_create).

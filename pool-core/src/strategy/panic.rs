@@ -1,4 +1,4 @@
-use crate::{Handle, Lease, Pool, Pooled};
+use crate::{Handle, Lease, Pool, Pooled, Storage};
 
 /// A full pool panics, naming itself, its capacity and its high-water mark: for pools sized so
 /// that they never fill, where filling up is a bug (`#[pool(on_full = panic)]`).
@@ -6,7 +6,7 @@ use crate::{Handle, Lease, Pool, Pooled};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Panic;
 
-impl<T: Pooled> Pool<T, Panic> {
+impl<T: Pooled, B: Storage> Pool<T, Panic, B> {
     /// Takes a free slot, hands its blank object to `init`, and returns the object's handle.
     ///
     /// ```should_panic

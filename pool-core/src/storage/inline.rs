@@ -1,0 +1,222 @@
+use super::{
+    Chunks, ChunksMut, FIRST_VERSION, Part, PartMut, RETIRED_VERSION, Slots, Storage, no_rest,
+    no_rest_mut, sealed,
+};
+use crate::free_list::FreeList;
+use crate::occupancy::Bit;
+use crate::offset;
+use crate::slot::{NIL, Slot};
+use core::cell::{Cell, UnsafeCell};
+use core::iter;
+use core::mem::MaybeUninit;
+use core::ptr;
+
+/// Slots inside the pool itself: `N` of them, with `W` words of occupancy bits, where `W` must be
+/// `N.div_ceil(64)` (stable Rust cannot compute an array length from a generic constant, so the
+/// derive computes it). No allocation at all: an inline pool works in `#![no_std]` code without
+/// an allocator, and its `const fn new()` lets it live in a `static` or on the stack.
+/// `#[pool(size = N, storage = inline)]`.
+///
+/// `new()` builds nothing: a slot's blank object is built the first time the slot is needed (by
+/// `create`, `acquire` or [`prefill`](crate::Pool::prefill)), at a watermark that only rises,
+/// and reused from then on, as on the heap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Inline<const N: usize, const W: usize>;
+
+impl<const N: usize, const W: usize> sealed::Sealed for Inline<N, W> {}
+
+impl<const N: usize, const W: usize> Storage for Inline<N, W> {
+    type Slots<T> = InlineSlots<T, N, W>;
+}
+
+/// An inline pool's slots: the first `built` are built, the rest not yet.
+#[doc(hidden)]
+pub struct InlineSlots<T, const N: usize, const W: usize> {
+    // Invariant: the first `built` elements are initialised, and only they; `built` only rises
+    // (the slots are dropped with the storage). In a cell, for slots built through `&Pool` by a
+    // lease, beyond every slot a reference reaches.
+    slots: UnsafeCell<[MaybeUninit<Slot<T>>; N]>,
+    words: [Cell<u64>; W],
+    built: Cell<usize>,
+    /// Where this pool's versions count from, drawn when the first slot is built (`new` is
+    /// `const`, and so cannot draw it).
+    offset: Cell<u32>,
+    /// Set while a blank object is being built, to refuse building another from its code.
+    building: Cell<bool>,
+}
+
+impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
+    pub(crate) const fn new() -> Self {
+        Self {
+            slots: UnsafeCell::new([const { MaybeUninit::uninit() }; N]),
+            words: [const { Cell::new(0) }; W],
+            built: Cell::new(0),
+            offset: Cell::new(0),
+            building: Cell::new(false),
+        }
+    }
+
+    /// The slots built so far.
+    #[inline]
+    fn built(&self) -> &[Slot<T>] {
+        let first = self.slots.get().cast::<Slot<T>>();
+        // SAFETY: the first `built` elements are initialised (the invariant above), and the
+        // array is never written below `built` through `&self`, nor moved while borrowed.
+        unsafe { &*ptr::slice_from_raw_parts(first, self.built.get()) }
+    }
+
+    /// The slots built so far, mutably, beside the occupancy words.
+    #[inline]
+    fn built_mut(&mut self) -> (&mut [Slot<T>], &[Cell<u64>]) {
+        let built = self.built.get();
+        let first = self.slots.get_mut().as_mut_ptr().cast::<Slot<T>>();
+        // SAFETY: the first `built` elements are initialised (the invariant above), and
+        // `&mut self` makes the borrow exclusive.
+        let slots = unsafe { &mut *ptr::slice_from_raw_parts_mut(first, built) };
+        (slots, &self.words)
+    }
+
+    /// Builds the slot at the watermark from `blank`, with `next_free` as its link, and raises
+    /// the watermark; false when all `N` are built. Nothing changes before `blank` returns, so
+    /// if it panics the storage is as it was.
+    ///
+    /// # Panics
+    /// When `blank` builds a slot of this storage itself (a `Default` that reaches the pool).
+    #[cold]
+    fn build(&self, next_free: u32, blank: impl FnOnce() -> T) -> Option<(usize, &Slot<T>)> {
+        let index = self.built.get();
+        if index >= N {
+            return None;
+        }
+        assert!(
+            !self.building.replace(true),
+            "an inline pool was asked for a slot while it was building a blank object: the \
+             `Default` or `reset_with` of a pooled field must not create or acquire objects of \
+             its own pool"
+        );
+        let building = scopeguard::guard(&self.building, |building| building.set(false));
+        let value = blank();
+        drop(building);
+        if index == 0 {
+            self.offset.set(offset::next());
+        }
+        let slot = Slot::new(
+            value,
+            self.offset.get().wrapping_add(FIRST_VERSION),
+            next_free,
+        );
+        let at = self.slots.get().cast::<Slot<T>>().wrapping_add(index);
+        // SAFETY: `index < N`, so `at` is in the array; it is past every built slot, so no
+        // reference reaches it, and it is uninitialised, so nothing is overwritten unread.
+        unsafe { at.write(slot) };
+        self.built.set(index + 1);
+        Some((index, &self.built()[index]))
+    }
+
+    /// Builds every slot not built yet, threading them into `free` in index order after the
+    /// last one built, as a heap pool's are; for a pool that wants every blank object built
+    /// before the first `create`.
+    pub(crate) fn build_all(&self, free: &FreeList, mut blank: impl FnMut() -> T) {
+        let mut last: Option<usize> = None;
+        while let Some((index, slot)) = self.build(NIL, &mut blank) {
+            match last.and_then(|last| self.built().get(last)) {
+                Some(before) => free.insert_after(before, index, slot),
+                None => free.push(index, slot),
+            }
+            last = Some(index);
+        }
+    }
+}
+
+impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
+    #[inline]
+    fn retired_at(&self) -> u32 {
+        self.offset.get().wrapping_add(RETIRED_VERSION)
+    }
+
+    #[inline]
+    fn capacity(&self) -> usize {
+        N
+    }
+
+    fn chunk_count(&self) -> usize {
+        1
+    }
+
+    #[inline]
+    fn slot(&self, index: usize) -> Option<&Slot<T>> {
+        self.built().get(index)
+    }
+
+    #[inline]
+    fn slot_with_bit(&self, index: usize) -> Option<(&Slot<T>, Bit<'_>)> {
+        let slot = self.built().get(index)?;
+        Some((slot, Bit::new(&self.words, index)))
+    }
+
+    #[inline]
+    fn slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)> {
+        let (slots, words) = self.built_mut();
+        Some((slots.get_mut(index)?, Bit::new(words, index)))
+    }
+
+    #[inline]
+    fn chunks(&self) -> Chunks<'_, T> {
+        let part = Part {
+            base: 0,
+            slots: self.built(),
+            words: &self.words,
+        };
+        iter::once(part).chain(no_rest())
+    }
+
+    #[inline]
+    fn chunks_mut(&mut self) -> ChunksMut<'_, T> {
+        let (slots, words) = self.built_mut();
+        let part = PartMut {
+            base: 0,
+            slots,
+            words,
+        };
+        iter::once(part).chain(no_rest_mut())
+    }
+
+    #[cold]
+    fn build_next(&self, free: &FreeList, blank: impl FnOnce() -> T) -> bool {
+        match self.build(NIL, blank) {
+            Some((index, slot)) => {
+                free.push(index, slot);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
+        let mut copy = Self::new();
+        copy.offset.set(self.offset.get());
+        for (to, from) in copy.words.iter().zip(&self.words) {
+            to.set(from.get());
+        }
+        for (index, here) in self.built().iter().enumerate() {
+            copy.slots.get_mut()[index].write(slot(index, here));
+            // One at a time, so that if `slot` panics the copy drops what it built.
+            copy.built.set(index + 1);
+        }
+        copy
+    }
+
+    #[cfg(test)]
+    fn version_of(&self, relative: u32) -> u32 {
+        self.offset.get().wrapping_add(relative)
+    }
+}
+
+impl<T, const N: usize, const W: usize> Drop for InlineSlots<T, N, W> {
+    fn drop(&mut self) {
+        let (built, _) = self.built_mut();
+        // SAFETY: the built slots are initialised and dropped only here, once; the storage is
+        // not used after.
+        unsafe { ptr::drop_in_place(built) };
+    }
+}

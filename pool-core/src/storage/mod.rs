@@ -1,0 +1,180 @@
+//! Where a pool keeps its slots: the third parameter of [`Pool<T, S, B>`](crate::Pool).
+
+// The sealed `Slots` trait is reachable, so its methods' crate-private types are flagged;
+// no one outside the crate can name the trait to call them.
+#[cfg(feature = "alloc")]
+#[expect(
+    private_interfaces,
+    private_bounds,
+    reason = "the `Slots` trait is sealed"
+)]
+mod heap;
+#[expect(
+    private_interfaces,
+    private_bounds,
+    reason = "the `Slots` trait is sealed"
+)]
+mod inline;
+
+#[cfg(feature = "alloc")]
+pub(crate) use heap::HeapSlots;
+pub use inline::Inline;
+pub(crate) use inline::InlineSlots;
+
+use crate::free_list::FreeList;
+use crate::occupancy::Bit;
+use crate::slot::Slot;
+use core::cell::Cell;
+use core::iter::{Chain, Once};
+
+/// The version of a slot never used, counted from the pool's offset: even, not live.
+pub(crate) const FIRST_VERSION: u32 = 0;
+
+/// The version of a retired slot, counted from the pool's offset: even, and never reached but
+/// by a slot that has had 2³¹ − 1 lives, after which the next version would come round to
+/// those of its first lives.
+pub(crate) const RETIRED_VERSION: u32 = 0u32.wrapping_sub(2);
+
+/// Where a pool keeps its slots: [`Heap`] (the default: one allocation, sized at run time, and
+/// the only storage a [`Grow`](crate::Grow) pool can have) or [`Inline`] (the slots inside the
+/// pool itself, for `#![no_std]` code without an allocator). Chosen with
+/// `#[pool(storage = heap)]` or `#[pool(storage = inline)]`.
+///
+/// Sealed: the pool's code relies on what each storage promises. Generic code over every
+/// pool names it as a bound, as generic code over `HashMap<K, V, S>` names `BuildHasher`:
+///
+/// ```
+/// use pooled::{Pool, Pooled, Storage};
+///
+/// fn live_count<T: Pooled, S, B: Storage>(pool: &Pool<T, S, B>) -> usize {
+///     pool.iter().count()
+/// }
+/// ```
+pub trait Storage: sealed::Sealed {
+    /// The slots of a pool of `T`s kept here.
+    #[doc(hidden)]
+    type Slots<T>: Slots<T>;
+}
+
+/// Slots on the heap, all built by [`Pool::new`](crate::Pool::new) in one allocation whose size
+/// is chosen at run time ([`Pool::with_capacity`](crate::Pool::with_capacity)); the only storage
+/// a [`Grow`](crate::Grow) pool can have. The default, and `#[pool(storage = heap)]`.
+///
+/// Needs the `alloc` feature (on by default): without it no heap pool can be built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Heap;
+
+impl sealed::Sealed for Heap {}
+
+impl Storage for Heap {
+    #[cfg(feature = "alloc")]
+    type Slots<T> = HeapSlots<T>;
+    // Without `alloc` a heap pool has no constructor; the type only has to exist, as the
+    // default of `Pool`'s third parameter.
+    #[cfg(not(feature = "alloc"))]
+    type Slots<T> = inline::InlineSlots<T, 0, 0>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// What the pool asks of its slots, whatever keeps them. Only this crate implements it.
+#[doc(hidden)]
+#[expect(
+    private_interfaces,
+    private_bounds,
+    reason = "the `Slots` trait is sealed"
+)]
+pub trait Slots<T>: Sized {
+    /// The version of a retired slot (see `RETIRED_VERSION`).
+    fn retired_at(&self) -> u32;
+
+    /// Slots the pool holds, built or to be built.
+    fn capacity(&self) -> usize;
+
+    fn chunk_count(&self) -> usize;
+
+    fn slot(&self, index: usize) -> Option<&Slot<T>>;
+
+    /// The slot at `index` and its occupancy bit.
+    fn slot_with_bit(&self, index: usize) -> Option<(&Slot<T>, Bit<'_>)>;
+
+    /// The slot at `index`, mutably, and its occupancy bit.
+    fn slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)>;
+
+    /// Every chunk of built slots, the first first.
+    fn chunks(&self) -> Chunks<'_, T>;
+
+    /// Every chunk of built slots, mutably, the first first.
+    fn chunks_mut(&mut self) -> ChunksMut<'_, T>;
+
+    /// Builds one more blank slot and puts it on `free`, for storage that builds slots on
+    /// first use; false when every slot is built (always, for storage built up front).
+    fn build_next(&self, free: &FreeList, blank: impl FnOnce() -> T) -> bool;
+
+    /// The same slots at the same versions, each made by `slot` from its pool-wide index and
+    /// the slot here: handles into this storage are good in the copy.
+    fn map_slots(&self, slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self;
+
+    /// A version counted from the pool's offset, as the slots keep it.
+    #[cfg(test)]
+    fn version_of(&self, relative: u32) -> u32;
+}
+
+/// A chunk of built slots, shared, beside the occupancy words that have a bit for each.
+pub(crate) struct Part<'a, T> {
+    /// The pool-wide index of `slots[0]`.
+    pub(crate) base: usize,
+    pub(crate) slots: &'a [Slot<T>],
+    pub(crate) words: &'a [Cell<u64>],
+}
+
+impl<T> Clone for Part<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Part<'_, T> {}
+
+/// A chunk of built slots, mutably, beside their occupancy words.
+pub(crate) struct PartMut<'a, T> {
+    pub(crate) base: usize,
+    pub(crate) slots: &'a mut [Slot<T>],
+    pub(crate) words: &'a [Cell<u64>],
+}
+
+/// The chunks past the first: a growing pool's, or none.
+#[cfg(feature = "alloc")]
+pub(crate) type Rest<'a, T> = crate::grown::Chunks<'a, T>;
+#[cfg(not(feature = "alloc"))]
+pub(crate) type Rest<'a, T> = core::iter::Empty<Part<'a, T>>;
+
+/// The chunks past the first, mutably.
+#[cfg(feature = "alloc")]
+pub(crate) type RestMut<'a, T> = crate::grown::ChunksMut<'a, T>;
+#[cfg(not(feature = "alloc"))]
+pub(crate) type RestMut<'a, T> = core::iter::Empty<PartMut<'a, T>>;
+
+/// Every chunk of a pool, the first first.
+pub(crate) type Chunks<'a, T> = Chain<Once<Part<'a, T>>, Rest<'a, T>>;
+
+/// Every chunk of a pool, mutably, the first first.
+pub(crate) type ChunksMut<'a, T> = Chain<Once<PartMut<'a, T>>, RestMut<'a, T>>;
+
+/// No chunks past the first.
+pub(crate) fn no_rest<'a, T>() -> Rest<'a, T> {
+    #[cfg(feature = "alloc")]
+    return crate::grown::Chunks::empty();
+    #[cfg(not(feature = "alloc"))]
+    return core::iter::empty();
+}
+
+/// No chunks past the first, mutably.
+pub(crate) fn no_rest_mut<'a, T>() -> RestMut<'a, T> {
+    #[cfg(feature = "alloc")]
+    return crate::grown::ChunksMut::empty();
+    #[cfg(not(feature = "alloc"))]
+    return core::iter::empty();
+}

@@ -1,0 +1,11 @@
+//! `storage` is `heap` or `inline`.
+
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 64, storage = stack)]
+struct Particle {
+    x: f64,
+}
+
+fn main() {}
