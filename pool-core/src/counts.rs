@@ -94,7 +94,7 @@ impl Counts {
         }
     }
 
-    #[cfg(feature = "serde")]
+    #[cfg(all(feature = "serde", feature = "alloc"))]
     /// Counts from the figures [`Stats`](crate::Stats) shows, for `live` live objects and none
     /// lent; an error saying what does not add up.
     pub(crate) fn restore(

@@ -86,6 +86,7 @@ impl FreeList {
 
     /// Puts a run of slots already threaded from `first` to `last` (whose `next_free` is
     /// overwritten) at the head of the list, in one step.
+    #[cfg(feature = "alloc")]
     pub(crate) fn push_run<T>(&self, first: u32, last: &Slot<T>) {
         last.set_next_free(self.head.get());
         self.head.set(first);
@@ -107,6 +108,7 @@ impl FreeList {
     }
 
     /// Drops from the list the slots for which `keep` is false, keeping the others in order.
+    #[cfg(feature = "alloc")]
     pub(crate) fn retain<'a, T: 'a>(
         &self,
         slot: impl Fn(usize) -> &'a Slot<T>,

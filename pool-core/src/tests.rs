@@ -9,6 +9,7 @@ use alloc::rc::Rc;
 use alloc::vec::Vec;
 
 /// A hand-written `Pooled` type: `value` is plain data, `owned` holds a reference.
+#[derive(Clone)]
 struct Probe {
     value: u32,
     owned: Option<Rc<()>>,
@@ -555,4 +556,60 @@ fn pools_start_their_versions_far_apart() {
     let b = Pool::<Probe>::with_capacity(1);
     assert_ne!(a.version_of(0), b.version_of(0));
     assert_eq!(a.version_of(0) % 2, 0, "a slot starts free: even");
+}
+
+type InlineProbes<const N: usize> = Pool<Probe, Fail, crate::Inline<N, 1>>;
+
+#[test]
+fn an_inline_slot_whose_generation_would_wrap_is_retired() {
+    let mut pool = InlineProbes::<1>::new();
+    let first = pool.create(|p| p.value = 1).unwrap();
+    pool.force_version(first, u32::MAX - 2);
+    let last = pool.iter().next().unwrap().0;
+    pool.release(last).unwrap();
+    assert_eq!(pool.stats().retired, 1);
+    assert!(pool.is_full());
+    assert_eq!(pool.create(|_| {}), Err(PoolFull::new(1)), "nothing left to build");
+    assert!(pool.try_acquire(|_| {}).is_err());
+    assert_eq!(pool.iter().count(), 0);
+}
+
+#[test]
+fn inline_slots_are_built_through_shared_borrows_of_the_others() {
+    let shared = Rc::new(());
+    let mut pool = InlineProbes::<4>::new();
+    let a = pool.create(|p| p.value = 1).unwrap();
+    let first = pool.get(a).unwrap();
+    let mut iter = pool.iter();
+    // Each lease builds a slot past every one borrowed.
+    let mut b = pool.try_acquire(|p| p.value = 2).unwrap();
+    let c = pool.try_acquire(|p| p.owned = Some(Rc::clone(&shared))).unwrap();
+    b.value += 10;
+    assert_eq!(iter.next().map(|(_, p)| p.value), Some(1));
+    assert_eq!(first.value + b.value + c.value, 13);
+    let kept = b.into_handle();
+    drop(c);
+    assert_eq!(Rc::strong_count(&shared), 1, "let go when the lease went back");
+    assert_eq!(pool.get(kept).map(|p| p.value), Some(12));
+    assert_eq!(pool.stats().free, 2);
+}
+
+#[test]
+fn an_inline_pool_drops_and_clones_only_its_built_slots() {
+    let shared = Rc::new(());
+    let mut pool = InlineProbes::<4>::new();
+    let a = pool
+        .create(|p| p.owned = Some(Rc::clone(&shared)))
+        .unwrap();
+    let b = pool.create(|p| p.value = 2).unwrap();
+    pool.release(b).unwrap();
+    let lease = pool.try_acquire(|p| p.value = 3).unwrap();
+    let copy = pool.clone();
+    drop(lease);
+    assert_eq!(Rc::strong_count(&shared), 3);
+    assert_eq!(copy.stats().free, 3);
+    assert!(copy.get(a).is_some_and(|p| p.owned.is_some()));
+    drop(pool);
+    drop(copy);
+    assert_eq!(Rc::strong_count(&shared), 1);
 }

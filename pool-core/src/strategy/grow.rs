@@ -1,3 +1,4 @@
+#[cfg(feature = "alloc")]
 use crate::{Handle, Lease, Pool, PoolFull, Pooled};
 
 /// A full pool adds a chunk of slots, up to `MAX` slots in all
@@ -7,9 +8,13 @@ use crate::{Handle, Lease, Pool, PoolFull, Pooled};
 /// The first chunk it adds is as large as the pool was built (rounded up to a power of two), and
 /// each after that twice as large. Existing objects never move, so handles and references stay
 /// valid; `shrink` gives back chunks with no object in use.
+///
+/// Only heap pools grow, with the `alloc` feature (on by default): `storage = inline` with
+/// `on_full = grow` is a compile error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Grow<const MAX: usize = { usize::MAX }>;
 
+#[cfg(feature = "alloc")]
 impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     /// Takes a free slot, adding a chunk of slots when the pool is full, hands its blank object
     /// to `init`, and returns the object's handle; an error, changing nothing but
