@@ -141,7 +141,9 @@ fn prefill_builds_every_slot_up_front_in_order() {
     assert_eq!(built(1), 1);
     pool.prefill();
     assert_eq!(built(1), 10);
-    let order: Vec<_> = (0..9).map(|_| pool.create(|_| {}).unwrap().index()).collect();
+    let order: Vec<_> = (0..9)
+        .map(|_| pool.create(|_| {}).unwrap().index())
+        .collect();
     assert_eq!(order, (1..10).collect::<Vec<_>>());
     pool.prefill(); // nothing left to build
     assert_eq!(built(1), 10);
@@ -196,7 +198,10 @@ fn iteration_and_retain_cross_words_of_occupancy() {
     }
     pool.retain(|p| p.frames_left > 0);
     assert!(pool.values().all(|p| p.id % 2 == 1 && p.id % 3 == 0));
-    assert_eq!(pool.len(), (0..200).step_by(3).filter(|i| i % 2 == 1).count());
+    assert_eq!(
+        pool.len(),
+        (0..200).step_by(3).filter(|i| i % 2 == 1).count()
+    );
     let mut seen = 0;
     pool.retain_with_handle(|h, p| {
         assert_eq!(h.index(), p.id as usize);
@@ -312,7 +317,9 @@ fn every_strategy_but_grow() {
 
 /// Generic code over every storage reaches every common method.
 fn loudest<T: Evictable, S, B: Storage>(pool: &Pool<T, S, B>) -> Option<Handle<T>> {
-    pool.iter().max_by_key(|(_, v)| v.importance()).map(|(h, _)| h)
+    pool.iter()
+        .max_by_key(|(_, v)| v.importance())
+        .map(|(h, _)| h)
 }
 
 #[test]
@@ -401,6 +408,8 @@ fn a_blank_object_that_panics_leaves_the_slot_unbuilt() {
     pool.prefill();
     assert_eq!(pool.len(), 2);
     assert_eq!(pool.stats().free, 2);
-    let order: Vec<_> = (0..2).map(|_| pool.create(|_| {}).unwrap().index()).collect();
+    let order: Vec<_> = (0..2)
+        .map(|_| pool.create(|_| {}).unwrap().index())
+        .collect();
     assert_eq!(order, [2, 3]);
 }

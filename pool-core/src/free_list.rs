@@ -77,7 +77,10 @@ impl FreeList {
 
     /// Puts the slot at `index`, which holds no live object, on the list right after `before`,
     /// a slot on it: to thread slots in index order as they are built.
-    #[expect(clippy::unused_self, reason = "every change to the list goes through it")]
+    #[expect(
+        clippy::unused_self,
+        reason = "every change to the list goes through it"
+    )]
     pub(crate) fn insert_after<T>(&self, before: &Slot<T>, index: usize, slot: &Slot<T>) {
         slot.set_next_free(before.next_free());
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]

@@ -569,7 +569,11 @@ fn an_inline_slot_whose_generation_would_wrap_is_retired() {
     pool.release(last).unwrap();
     assert_eq!(pool.stats().retired, 1);
     assert!(pool.is_full());
-    assert_eq!(pool.create(|_| {}), Err(PoolFull::new(1)), "nothing left to build");
+    assert_eq!(
+        pool.create(|_| {}),
+        Err(PoolFull::new(1)),
+        "nothing left to build"
+    );
     assert!(pool.try_acquire(|_| {}).is_err());
     assert_eq!(pool.iter().count(), 0);
 }
@@ -583,13 +587,19 @@ fn inline_slots_are_built_through_shared_borrows_of_the_others() {
     let mut iter = pool.iter();
     // Each lease builds a slot past every one borrowed.
     let mut b = pool.try_acquire(|p| p.value = 2).unwrap();
-    let c = pool.try_acquire(|p| p.owned = Some(Rc::clone(&shared))).unwrap();
+    let c = pool
+        .try_acquire(|p| p.owned = Some(Rc::clone(&shared)))
+        .unwrap();
     b.value += 10;
     assert_eq!(iter.next().map(|(_, p)| p.value), Some(1));
     assert_eq!(first.value + b.value + c.value, 13);
     let kept = b.into_handle();
     drop(c);
-    assert_eq!(Rc::strong_count(&shared), 1, "let go when the lease went back");
+    assert_eq!(
+        Rc::strong_count(&shared),
+        1,
+        "let go when the lease went back"
+    );
     assert_eq!(pool.get(kept).map(|p| p.value), Some(12));
     assert_eq!(pool.stats().free, 2);
 }
@@ -598,9 +608,7 @@ fn inline_slots_are_built_through_shared_borrows_of_the_others() {
 fn an_inline_pool_drops_and_clones_only_its_built_slots() {
     let shared = Rc::new(());
     let mut pool = InlineProbes::<4>::new();
-    let a = pool
-        .create(|p| p.owned = Some(Rc::clone(&shared)))
-        .unwrap();
+    let a = pool.create(|p| p.owned = Some(Rc::clone(&shared))).unwrap();
     let b = pool.create(|p| p.value = 2).unwrap();
     pool.release(b).unwrap();
     let lease = pool.try_acquire(|p| p.value = 3).unwrap();
