@@ -1,6 +1,6 @@
-//! Model-based tests: random sequences of operations, on a pool of each full-pool strategy and
-//! on a pool of an enum, checked after every step against a plain map of what the pool should
-//! hold (see `support/model.rs`).
+//! Model-based tests: random sequences of operations, on a pool of each full-pool strategy, on
+//! an inline pool and on a pool of an enum, checked after every step against a plain map of what
+//! the pool should hold (see `support/model.rs`).
 //!
 //! `cargo test` runs a few thousand operations per pool; `.ci/run` also runs this file in
 //! release mode, where it runs 256 cases of 4,000 operations per pool: about five million in
@@ -12,8 +12,9 @@ mod model;
 mod subjects;
 
 use model::Op;
+use pooled::Inline;
 use proptest::prelude::*;
-use subjects::{Boss, Enemy, Shot, Spark, Voice};
+use subjects::{Boss, Chirp, Enemy, Shot, Spark, Voice};
 
 const OPS: usize = if cfg!(miri) {
     40
@@ -63,6 +64,11 @@ proptest! {
     #[test]
     fn a_growing_pool_matches_the_model(ops in ops()) {
         model::run::<Enemy>(&ops);
+    }
+
+    #[test]
+    fn an_inline_pool_matches_the_model(ops in ops()) {
+        model::run_in::<Chirp, Inline<70, 2>>(&ops);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Operation sequences from libFuzzer, run through the model checker of `tests/model.rs`: the
-//! first byte picks the pool (one per full-pool strategy, and one of an enum), every five bytes
+//! first byte picks the pool (one per full-pool strategy, an inline one, and one of an enum), every five bytes
 //! after it make one operation.
 
 #![no_main]
@@ -11,7 +11,7 @@ mod model;
 mod subjects;
 
 use model::Op;
-use subjects::{Boss, Enemy, Shot, Spark, Voice};
+use subjects::{Boss, Chirp, Enemy, Shot, Spark, Voice};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Some((&which, rest)) = data.split_first() else {
@@ -21,11 +21,12 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         .chunks_exact(5)
         .map(|c| Op::decode(c[0], u16::from_le_bytes([c[1], c[2]]), u16::from_le_bytes([c[3], c[4]])))
         .collect();
-    match which % 5 {
+    match which % 6 {
         0 => model::run::<Spark>(&ops),
         1 => model::run::<Boss>(&ops),
         2 => model::run::<Voice>(&ops),
         3 => model::run::<Enemy>(&ops),
+        4 => model::run_in::<Chirp, pooled::Inline<70, 2>>(&ops),
         _ => model::run::<Shot>(&ops),
     }
 });

@@ -6,7 +6,8 @@
 //! held by exactly the live objects, so that no released object kept its reference.
 
 use pooled::{
-    Evict, Evictable, Fail, Grow, Handle, Lease, Panic, Pool, PoolFull, Pooled, TotalOrder,
+    Evict, Evictable, Fail, Grow, Handle, Heap, Inline, Lease, Panic, Pool, PoolFull, Pooled,
+    Storage, TotalOrder,
 };
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -121,21 +122,21 @@ pub(crate) enum Created<T> {
     Panicked,
 }
 
-/// The methods the model calls that differ by strategy, for `Pool<T, Self>`.
-pub(crate) trait Strategy<T: Object>: Sized {
-    fn create(pool: &mut Pool<T, Self>, id: u64, held: &Rc<()>) -> Created<T>;
+/// The methods the model calls that differ by strategy, for `Pool<T, Self, B>`.
+pub(crate) trait Strategy<T: Object, B: Storage>: Sized {
+    fn create(pool: &mut Pool<T, Self, B>, id: u64, held: &Rc<()>) -> Created<T>;
     /// The strategy's `acquire`, or `try_acquire` where `acquire` would panic.
     fn acquire<'a>(
-        pool: &'a Pool<T, Self>,
+        pool: &'a Pool<T, Self, B>,
         id: u64,
         held: &Rc<()>,
     ) -> Result<Lease<'a, T>, PoolFull>;
     /// The live object an evicting `create` would cut now.
-    fn victim(_: &Pool<T, Self>) -> Option<Handle<T>> {
+    fn victim(_: &Pool<T, Self, B>) -> Option<Handle<T>> {
         None
     }
     /// `shrink()` where the pool grows.
-    fn shrink(_: &mut Pool<T, Self>) -> usize {
+    fn shrink(_: &mut Pool<T, Self, B>) -> usize {
         0
     }
 }
@@ -144,13 +145,13 @@ fn created<T>(result: Result<Handle<T>, PoolFull>) -> Created<T> {
     result.map_or(Created::Full, Created::Live)
 }
 
-impl<T: Object> Strategy<T> for Fail {
-    fn create(pool: &mut Pool<T, Self>, id: u64, held: &Rc<()>) -> Created<T> {
+impl<T: Object, B: Storage> Strategy<T, B> for Fail {
+    fn create(pool: &mut Pool<T, Self, B>, id: u64, held: &Rc<()>) -> Created<T> {
         created(pool.create(|o| o.fill(id, held)))
     }
 
     fn acquire<'a>(
-        pool: &'a Pool<T, Self>,
+        pool: &'a Pool<T, Self, B>,
         id: u64,
         held: &Rc<()>,
     ) -> Result<Lease<'a, T>, PoolFull> {
@@ -158,8 +159,8 @@ impl<T: Object> Strategy<T> for Fail {
     }
 }
 
-impl<T: Object> Strategy<T> for Panic {
-    fn create(pool: &mut Pool<T, Self>, id: u64, held: &Rc<()>) -> Created<T> {
+impl<T: Object, B: Storage> Strategy<T, B> for Panic {
+    fn create(pool: &mut Pool<T, Self, B>, id: u64, held: &Rc<()>) -> Created<T> {
         let full = pool.is_full();
         match catch_unwind(AssertUnwindSafe(|| pool.create(|o| o.fill(id, held)))) {
             Ok(handle) => Created::Live(handle),
@@ -169,7 +170,7 @@ impl<T: Object> Strategy<T> for Panic {
     }
 
     fn acquire<'a>(
-        pool: &'a Pool<T, Self>,
+        pool: &'a Pool<T, Self, B>,
         id: u64,
         held: &Rc<()>,
     ) -> Result<Lease<'a, T>, PoolFull> {
@@ -177,25 +178,25 @@ impl<T: Object> Strategy<T> for Panic {
     }
 }
 
-impl<T: Object + Evictable> Strategy<T> for Evict {
-    fn create(pool: &mut Pool<T, Self>, id: u64, held: &Rc<()>) -> Created<T> {
+impl<T: Object + Evictable, B: Storage> Strategy<T, B> for Evict {
+    fn create(pool: &mut Pool<T, Self, B>, id: u64, held: &Rc<()>) -> Created<T> {
         Created::Live(pool.create(|o| o.fill(id, held)))
     }
 
     fn acquire<'a>(
-        pool: &'a Pool<T, Self>,
+        pool: &'a Pool<T, Self, B>,
         id: u64,
         held: &Rc<()>,
     ) -> Result<Lease<'a, T>, PoolFull> {
         pool.acquire(|o| o.fill(id, held))
     }
 
-    fn victim(pool: &Pool<T, Self>) -> Option<Handle<T>> {
+    fn victim(pool: &Pool<T, Self, B>) -> Option<Handle<T>> {
         pool.victim()
     }
 }
 
-impl<T: Object, const MAX: usize> Strategy<T> for Grow<MAX> {
+impl<T: Object, const MAX: usize> Strategy<T, Heap> for Grow<MAX> {
     fn create(pool: &mut Pool<T, Self>, id: u64, held: &Rc<()>) -> Created<T> {
         created(pool.create(|o| o.fill(id, held)))
     }
@@ -214,7 +215,7 @@ impl<T: Object, const MAX: usize> Strategy<T> for Grow<MAX> {
 }
 
 /// The live objects' handles and ids, by iteration.
-fn live_objects<T: Object, S>(pool: &Pool<T, S>) -> Vec<(Handle<T>, u64)> {
+fn live_objects<T: Object, S, B: Storage>(pool: &Pool<T, S, B>) -> Vec<(Handle<T>, u64)> {
     pool.iter().map(|(h, o)| (h, o.id())).collect()
 }
 
@@ -321,8 +322,8 @@ impl<T> Model<T> {
 
 /// Handles from `count` creations in `pool`, every third released and its slot filled again, so
 /// that the handles are of several versions, live and dead.
-fn issue<T: Object, S: Strategy<T>>(
-    pool: &mut Pool<T, S>,
+fn issue<T: Object, S: Strategy<T, B>, B: Storage>(
+    pool: &mut Pool<T, S, B>,
     count: u64,
     held: &Rc<()>,
 ) -> Vec<Handle<T>> {
@@ -338,19 +339,44 @@ fn issue<T: Object, S: Strategy<T>>(
     handles
 }
 
-/// Runs `ops` on a fresh `Pool<T>` (the derive's pool type) and the model, checking them after
-/// every step.
+/// How the model builds a fresh pool of each storage.
+pub(crate) trait Build: Storage + Sized {
+    fn build<T: Pooled, S>() -> Pool<T, S, Self>;
+}
+
+impl Build for Heap {
+    fn build<T: Pooled, S>() -> Pool<T, S, Self> {
+        Pool::<T, S, Self>::new()
+    }
+}
+
+impl<const N: usize, const W: usize> Build for Inline<N, W> {
+    fn build<T: Pooled, S>() -> Pool<T, S, Self> {
+        Pool::<T, S, Self>::new()
+    }
+}
+
+/// Runs `ops` on a fresh heap `Pool<T>` (the derive's pool type) and the model, checking them
+/// after every step.
 pub(crate) fn run<T: Object>(ops: &[Op])
 where
-    T::Strategy: Strategy<T>,
+    T::Strategy: Strategy<T, Heap>,
+{
+    run_in::<T, Heap>(ops);
+}
+
+/// [`run`] on a pool of `T` kept in `B`: `Pool<T, T::Strategy, B>`.
+pub(crate) fn run_in<T: Object, B: Build>(ops: &[Op])
+where
+    T::Strategy: Strategy<T, B>,
 {
     quiet_panics();
     let elsewhere = Rc::new(());
-    let mut replaced = Pool::<T>::new();
+    let mut replaced = B::build::<T, T::Strategy>();
     let mut foreign = issue(&mut replaced, 12, &elsewhere);
     drop(replaced);
-    let mut pool = Pool::<T>::new();
-    let mut other = Pool::<T>::new();
+    let mut pool = B::build::<T, T::Strategy>();
+    let mut other = B::build::<T, T::Strategy>();
     foreign.extend(issue(&mut other, 12, &elsewhere));
     let mut model: Model<T> = Model {
         live: HashMap::new(),
@@ -374,7 +400,11 @@ where
     assert_eq!(Rc::strong_count(&elsewhere), 1);
 }
 
-fn apply<T: Object, S: Strategy<T>>(pool: &mut Pool<T, S>, model: &mut Model<T>, op: Op) {
+fn apply<T: Object, S: Strategy<T, B>, B: Storage>(
+    pool: &mut Pool<T, S, B>,
+    model: &mut Model<T>,
+    op: Op,
+) {
     match op {
         Op::Create { id } => create(pool, model, id),
         Op::Get { pick } => {
@@ -473,7 +503,12 @@ fn apply<T: Object, S: Strategy<T>>(pool: &mut Pool<T, S>, model: &mut Model<T>,
     }
 }
 
-fn disjoint<T: Object, S>(pool: &mut Pool<T, S>, model: &Model<T>, a: usize, b: usize) {
+fn disjoint<T: Object, S, B: Storage>(
+    pool: &mut Pool<T, S, B>,
+    model: &Model<T>,
+    a: usize,
+    b: usize,
+) {
     if let (Some(a), Some(b)) = (model.pick(a), model.pick(b)) {
         let expected = a != b && model.live.contains_key(&a) && model.live.contains_key(&b);
         match pool.get_disjoint_mut([a, b]) {
@@ -486,7 +521,11 @@ fn disjoint<T: Object, S>(pool: &mut Pool<T, S>, model: &Model<T>, a: usize, b: 
     }
 }
 
-fn create<T: Object, S: Strategy<T>>(pool: &mut Pool<T, S>, model: &mut Model<T>, id: u64) {
+fn create<T: Object, S: Strategy<T, B>, B: Storage>(
+    pool: &mut Pool<T, S, B>,
+    model: &mut Model<T>,
+    id: u64,
+) {
     let full = pool.is_full();
     let victim = if full { S::victim(pool) } else { None };
     if let Some(victim) = victim {
@@ -516,8 +555,8 @@ fn create<T: Object, S: Strategy<T>>(pool: &mut Pool<T, S>, model: &mut Model<T>
     }
 }
 
-fn lease<T: Object, S: Strategy<T>>(
-    pool: &mut Pool<T, S>,
+fn lease<T: Object, S: Strategy<T, B>, B: Storage>(
+    pool: &mut Pool<T, S, B>,
     model: &mut Model<T>,
     count: usize,
     keep: usize,
@@ -552,7 +591,7 @@ fn lease<T: Object, S: Strategy<T>>(
     }
 }
 
-fn check<T: Object, S>(pool: &Pool<T, S>, model: &Model<T>) -> Result<(), String> {
+fn check<T: Object, S, B: Storage>(pool: &Pool<T, S, B>, model: &Model<T>) -> Result<(), String> {
     let stats = pool.stats();
     let live = model.live.len();
     if pool.len() != live || stats.live != live {

@@ -9,6 +9,15 @@ object!(
     [size = 8, on_full = evict, evict_by = crate::model::rank]
 );
 object!(Enemy, [size = 4, on_full = grow, max = 24]);
+object!(
+    Chirp,
+    [
+        size = 70,
+        storage = inline,
+        on_full = evict,
+        evict_by = crate::model::rank
+    ]
+);
 
 /// Objects of two shapes, both owning a buffer and a reference: release resets a `Bullet` (the
 /// blank variant) in place and replaces a `Missile` with a blank `Bullet`. Even ids are bullets,
