@@ -61,12 +61,10 @@ fn a_pool_in_a_static_behind_a_lock() {
     assert!(pool.is_empty());
 }
 
-/// `new` is `const` and builds nothing; the pool's size is the objects it holds, no heap.
-const EMPTY: PacketPool = PacketPool::new();
-
 #[test]
 fn const_new_builds_nothing_and_holds_the_slots_inline() {
-    let pool = EMPTY;
+    // `new` is `const` and builds nothing; the pool's size is the objects it holds, no heap.
+    let pool = const { PacketPool::new() };
     assert_eq!(pool.capacity(), 100);
     assert!(pool.is_empty());
     assert_eq!(pool.stats().free, 100);
@@ -122,7 +120,9 @@ fn each_slot_is_built_once_on_first_use() {
     pool.release_all();
     for _ in 0..3 {
         let hs: Vec<_> = (0..70).map(|_| pool.create(|_| {}).unwrap()).collect();
-        hs.into_iter().for_each(|h| pool.release(h).unwrap());
+        for h in hs {
+            pool.release(h).unwrap();
+        }
     }
     assert_eq!(built(0), 70, "never built again");
     assert_eq!(pool.stats().high_water, 70);
@@ -190,7 +190,7 @@ fn iteration_and_retain_cross_words_of_occupancy() {
     }
     let ids: Vec<u32> = pool.values().map(|p| p.id).collect();
     assert_eq!(ids, (0..200).step_by(3).collect::<Vec<_>>());
-    for (h, p) in pool.iter() {
+    for (h, p) in &pool {
         assert_eq!(h.index(), p.id as usize);
     }
     for p in pool.values_mut() {
@@ -342,9 +342,7 @@ impl Reset for Meddler {
     fn reset(&mut self) {}
 
     fn blank() -> Self {
-        if PANIC_NEXT.replace(false) {
-            panic!("a field's blank value panicked");
-        }
+        assert!(!PANIC_NEXT.replace(false), "a field's blank value panicked");
         Meddler
     }
 }
