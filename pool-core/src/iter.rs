@@ -1,7 +1,7 @@
 use crate::Handle;
 use crate::occupancy::{BITS, SetBits};
 use crate::slot::Slot;
-use crate::storage::{Chunks, ChunksMut, Part};
+use crate::storage::{Chunks, ChunksMut};
 use core::cell::Cell;
 use core::iter::FusedIterator;
 use core::mem;
@@ -67,23 +67,22 @@ impl<'a, T> Walk<'a, T> {
                         return Some(());
                     }
                 }
-                None => {
-                    let chunk = next_chunk(&mut self.rest)?;
-                    self.slots = chunk.slots;
-                    self.base = chunk.base;
-                    self.words = chunk.words.iter();
-                    self.at = 0usize.wrapping_sub(BITS);
-                }
+                None => self.next_chunk()?,
             }
         }
     }
-}
 
-/// The next chunk past the first. Apart from the walk, so that a call here, not inlined, lets
-/// the walk's other fields stay in registers.
-#[inline]
-fn next_chunk<'a, T>(rest: &mut Chunks<'a, T>) -> Option<Part<'a, T>> {
-    rest.next()
+    /// Inlined, though rare: as a call it would take the walk's address, and keep every field
+    /// of the walk in memory rather than in registers.
+    #[inline]
+    fn next_chunk(&mut self) -> Option<()> {
+        let chunk = self.rest.next()?;
+        self.slots = chunk.slots;
+        self.base = chunk.base;
+        self.words = chunk.words.iter();
+        self.at = 0usize.wrapping_sub(BITS);
+        Some(())
+    }
 }
 
 impl<T> Clone for Walk<'_, T> {
