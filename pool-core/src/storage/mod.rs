@@ -1,17 +1,20 @@
 //! Where a pool keeps its slots: the third parameter of [`Pool<T, S, B>`](crate::Pool).
 
-// The sealed `Slots` trait is reachable, so its methods' crate-private types are flagged;
-// no one outside the crate can name the trait to call them.
+// The sealed `Slots` trait is reachable, so its methods' crate-private types are flagged; no one
+// outside the crate can name the trait to call them. `allow`, not `expect`: which of these lints
+// fire differs between compiler versions.
 #[cfg(feature = "alloc")]
-#[expect(
+#[allow(
     private_interfaces,
     private_bounds,
+    unreachable_pub,
     reason = "the `Slots` trait is sealed"
 )]
 mod heap;
-#[expect(
+#[allow(
     private_interfaces,
     private_bounds,
+    unreachable_pub,
     reason = "the `Slots` trait is sealed"
 )]
 mod inline;
@@ -81,9 +84,11 @@ mod sealed {
 
 /// What the pool asks of its slots, whatever keeps them. Only this crate implements it.
 #[doc(hidden)]
-#[expect(
+// `allow`, not `expect`: which of these lints fire differs between compiler versions.
+#[allow(
     private_interfaces,
     private_bounds,
+    unreachable_pub,
     reason = "the `Slots` trait is sealed"
 )]
 pub trait Slots<T>: Sized {
