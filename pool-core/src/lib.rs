@@ -22,8 +22,9 @@
 //! assert!(bullets.get(b).is_none());
 //! ```
 //!
-//! Without the default `std` feature the crate is `#![no_std]` and needs only `alloc`; `std`
-//! adds [`Reset`] for `HashMap` and `HashSet`.
+//! The crate is `#![no_std]`. The default `std` feature adds [`Reset`] for `HashMap` and
+//! `HashSet`; `alloc` (implied by `std`) adds heap pools, [`Grow`] and `Reset` for the `alloc`
+//! collections. Without either, only [`Inline`] pools exist, and nothing allocates.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
