@@ -1,5 +1,5 @@
-//! A hand-written `Inline<N, W>` needs `W = N.div_ceil(64)`: the words of occupancy bits for `N`
-//! slots (the derive computes it).
+//! A hand-written `Inline<N, W>` needs `W = N.div_ceil(64)`, which the derive computes.
+//! (`W` is the number of 64-bit words of occupancy bits for `N` slots.)
 
 use pooled::{Fail, Inline, Pool, Pooled};
 
