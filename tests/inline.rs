@@ -172,7 +172,7 @@ fn dropping_the_pool_drops_only_the_built_slots() {
     assert_eq!(dropped(2), 6);
 }
 
-#[derive(Pooled, Debug, Clone, PartialEq)]
+#[derive(Pooled, Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[pool(size = 200, storage = inline)]
 struct Particle {
     id: u32,
@@ -410,4 +410,45 @@ fn a_blank_object_that_panics_leaves_the_slot_unbuilt() {
         .map(|_| pool.create(|_| {}).unwrap().index())
         .collect();
     assert_eq!(order, [2, 3]);
+}
+
+#[derive(Pooled, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+#[pool(size = 8, storage = inline)]
+struct Saved {
+    score: u32,
+    target: Option<Handle<Saved>>,
+}
+
+#[test]
+fn an_inline_pool_saves_and_loads_slot_for_slot() {
+    let mut pool = SavedPool::new();
+    let a = pool.create(|s| s.score = 10).unwrap();
+    let b = pool.create(|s| s.target = Some(a)).unwrap();
+    let dead = pool.create(|_| {}).unwrap();
+    pool.release(dead).unwrap();
+    let save = serde_json::to_string(&pool).unwrap();
+    let mut loaded: SavedPool = serde_json::from_str(&save).unwrap();
+    assert_eq!(loaded[a].score, 10);
+    assert_eq!(loaded[b].target, Some(a));
+    assert!(loaded.get(dead).is_none());
+    assert_eq!(loaded.stats(), pool.stats());
+    // Free slots are taken in the same order, and unbuilt ones built as before.
+    for _ in 0..6 {
+        assert_eq!(loaded.create(|_| {}).unwrap(), pool.create(|_| {}).unwrap());
+    }
+    // A heap pool's save loads into an inline pool it fits in.
+    let mut heap = Pool::<Saved, pooled::Fail, pooled::Heap>::with_capacity(4);
+    let kept = heap.create(|s| s.score = 7).unwrap();
+    let moved: SavedPool = serde_json::from_str(&serde_json::to_string(&heap).unwrap()).unwrap();
+    assert_eq!(moved.get(kept).map(|s| s.score), Some(7));
+    assert_eq!(moved.capacity(), 8);
+    // A save with more slots than the pool holds is refused.
+    let mut big = ParticlePool::new();
+    for id in 0..20 {
+        big.create(|p| p.id = id).unwrap();
+    }
+    let too_many = serde_json::to_string(&big).unwrap();
+    let small: Result<Pool<Particle, pooled::Fail, Inline<8, 1>>, _> =
+        serde_json::from_str(&too_many);
+    assert!(small.is_err());
 }

@@ -31,7 +31,7 @@ mod pools {
     use crate::grown::Grown;
     use crate::pooled::blank;
     use crate::slot::{NIL, Slot};
-    use crate::storage::{HeapSlots, Slots};
+    use crate::storage::{HeapSlots, Inline, InlineSlots, Slots, Storage};
     use crate::{Pool, Pooled};
     use alloc::boxed::Box;
     use alloc::vec::Vec;
@@ -66,9 +66,9 @@ mod pools {
     }
 
     /// The live objects of a pool, serialized as a sequence without collecting them.
-    struct Objects<'a, T: Pooled, S>(&'a Pool<T, S>);
+    struct Objects<'a, T: Pooled, S, B: Storage>(&'a Pool<T, S, B>);
 
-    impl<T: Pooled + Serialize, S> Serialize for Objects<'_, T, S> {
+    impl<T: Pooled + Serialize, S, B: Storage> Serialize for Objects<'_, T, S, B> {
         fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
             // The length is known, as formats without an end marker need.
             let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
@@ -111,55 +111,94 @@ mod pools {
     impl<T: Pooled + Serialize, S> Serialize for Pool<T, S> {
         fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
             let storage = &self.storage;
-            let offset = storage.offset();
             let (grown, floors) = storage.grown().parts();
             let grown: Vec<(u32, u32)> = grown
                 .map(|(k, chunk)| (to_u32(k), to_u32(chunk.len())))
                 .collect();
-            let versions: Vec<u32> = (storage.chunks())
-                .flat_map(|chunk| chunk.slots.iter())
-                .map(|slot| slot.version().wrapping_sub(offset))
-                .collect();
-            // Every slot that is not live or retired is free in the save, lent or not: the free
-            // list first, then the lent slots, found as the free slots not on it.
-            let mut free: Vec<u32> = (self.free.indices(|index| {
-                storage
-                    .slot(index)
-                    .expect("free-list indices are in the pool")
-            }))
-            .filter(|&index| !retired(storage, index))
-            .map(to_u32)
-            .collect();
-            let mut on_list = free.clone();
-            on_list.sort_unstable();
-            for chunk in storage.chunks() {
-                for (local, slot) in chunk.slots.iter().enumerate() {
-                    let index = chunk.base + local;
-                    if !slot.is_live()
-                        && !retired(storage, index)
-                        && on_list.binary_search(&to_u32(index)).is_err()
-                    {
-                        free.push(to_u32(index));
-                    }
-                }
-            }
-            let counts = self.counts.without_leases();
-            Saved {
-                offset,
-                first: to_u32(storage.first().len()),
+            let layout = Layout {
+                offset: storage.offset(),
+                first: storage.first().len(),
                 grown,
                 floors: floors.collect(),
-                versions,
-                free,
-                created: counts.created(),
-                released: counts.released(),
-                failed: counts.failed(),
-                evicted: counts.evicted(),
-                high_water: counts.high_water() as u64,
-                objects: Objects(self),
-            }
-            .serialize(serializer)
+            };
+            save(self, layout, serializer)
         }
+    }
+
+    /// An inline pool serializes as a heap pool does, its built slots as the first chunk; it
+    /// deserializes only into an inline pool of at least as many slots.
+    impl<T: Pooled + Serialize, S, const N: usize, const W: usize> Serialize
+        for Pool<T, S, Inline<N, W>>
+    {
+        fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
+            let layout = Layout {
+                offset: self.storage.offset(),
+                first: self.storage.built_len(),
+                grown: Vec::new(),
+                floors: Vec::new(),
+            };
+            save(self, layout, serializer)
+        }
+    }
+
+    /// Where a pool's slots are, as [`Saved`] records it.
+    struct Layout {
+        offset: u32,
+        first: usize,
+        grown: Vec<(u32, u32)>,
+        floors: Vec<u32>,
+    }
+
+    fn save<T: Pooled + Serialize, S, B: Storage, Z: Serializer>(
+        pool: &Pool<T, S, B>,
+        layout: Layout,
+        serializer: Z,
+    ) -> Result<Z::Ok, Z::Error> {
+        let storage = &pool.storage;
+        let offset = layout.offset;
+        let versions: Vec<u32> = (storage.chunks())
+            .flat_map(|chunk| chunk.slots.iter())
+            .map(|slot| slot.version().wrapping_sub(offset))
+            .collect();
+        // Every slot that is not live or retired is free in the save, lent or not: the free
+        // list first, then the lent slots, found as the free slots not on it.
+        let mut free: Vec<u32> = (pool.free.indices(|index| {
+            storage
+                .slot(index)
+                .expect("free-list indices are in the pool")
+        }))
+        .filter(|&index| !retired(storage, index))
+        .map(to_u32)
+        .collect();
+        let mut on_list = free.clone();
+        on_list.sort_unstable();
+        for chunk in storage.chunks() {
+            for (local, slot) in chunk.slots.iter().enumerate() {
+                let index = chunk.base + local;
+                if !slot.is_live()
+                    && !retired(storage, index)
+                    && on_list.binary_search(&to_u32(index)).is_err()
+                {
+                    free.push(to_u32(index));
+                }
+            }
+        }
+        let counts = pool.counts.without_leases();
+        Saved {
+            offset,
+            first: to_u32(layout.first),
+            grown: layout.grown,
+            floors: layout.floors,
+            versions,
+            free,
+            created: counts.created(),
+            released: counts.released(),
+            failed: counts.failed(),
+            evicted: counts.evicted(),
+            high_water: counts.high_water() as u64,
+            objects: Objects(pool),
+        }
+        .serialize(serializer)
     }
 
     /// A pool deserializes from what [`Serialize`] wrote, for any strategy: every saved handle
@@ -170,6 +209,17 @@ mod pools {
         fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
             let saved = Saved::<Vec<T>>::deserialize(deserializer)?;
             saved.restore().map_err(de::Error::custom)
+        }
+    }
+
+    /// An inline pool deserializes from what either storage wrote, if it never grew and its
+    /// slots fit in `N`.
+    impl<'de, T: Pooled + Deserialize<'de>, S, const N: usize, const W: usize> Deserialize<'de>
+        for Pool<T, S, Inline<N, W>>
+    {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let saved = Saved::<Vec<T>>::deserialize(deserializer)?;
+            saved.restore_inline().map_err(de::Error::custom)
         }
     }
 
@@ -215,6 +265,63 @@ mod pools {
             }
             let grown = Grown::restore(first, grown_chunks, &self.floors)?;
             let storage = HeapSlots::from_parts(self.offset, first_chunk, grown);
+            Books {
+                free: self.free,
+                counts: [self.created, self.released, self.failed, self.evicted],
+                high_water: self.high_water,
+            }
+            .restore(storage)
+        }
+
+        fn restore_inline<S, const N: usize, const W: usize>(
+            self,
+        ) -> Result<Pool<T, S, Inline<N, W>>, &'static str> {
+            let first = self.first as usize;
+            if first > N {
+                return Err("more slots than the inline pool holds");
+            }
+            if !self.grown.is_empty() {
+                return Err("grown chunks, which an inline pool does not have");
+            }
+            let mut versions = self.versions.iter().map(|v| v.wrapping_add(self.offset));
+            let mut objects = self.objects.into_iter();
+            let slots = (0..first).map(|_| {
+                let version = versions.next().ok_or("fewer versions than slots")?;
+                let object = if version % 2 == 1 {
+                    objects.next().ok_or("fewer objects than live slots")?
+                } else {
+                    blank::<T>()
+                };
+                Ok(Slot::new(object, version, NIL))
+            });
+            let storage = InlineSlots::from_slots(self.offset, slots)?;
+            if versions.next().is_some() {
+                return Err("more versions than slots");
+            }
+            if objects.next().is_some() {
+                return Err("more objects than live slots");
+            }
+            Books {
+                free: self.free,
+                counts: [self.created, self.released, self.failed, self.evicted],
+                high_water: self.high_water,
+            }
+            .restore(storage)
+        }
+    }
+
+    /// The free list and counts of a save, checked against the slots rebuilt from it.
+    struct Books {
+        free: Vec<u32>,
+        counts: [u64; 4],
+        high_water: u64,
+    }
+
+    impl Books {
+        fn restore<T: Pooled, S, B: Storage>(
+            self,
+            storage: B::Slots<T>,
+        ) -> Result<Pool<T, S, B>, &'static str> {
             let retired_at = storage.retired_at();
             let free = FreeList::new(0);
             let mut listed = self.free.clone();
@@ -236,17 +343,13 @@ mod pools {
                 live += usize::from(slot.is_live());
                 retired += usize::from(slot.version() == retired_at);
             }
-            if live + retired + self.free.len() != storage.capacity() {
+            let built: usize = storage.chunks().map(|chunk| chunk.slots.len()).sum();
+            if live + retired + self.free.len() != built {
                 return Err("a slot neither live, retired nor free");
             }
             let high_water =
                 usize::try_from(self.high_water).map_err(|_| "a high water mark past usize")?;
-            let counts = Counts::restore(
-                [self.created, self.released, self.failed, self.evicted],
-                high_water,
-                live,
-                retired,
-            )?;
+            let counts = Counts::restore(self.counts, high_water, live, retired)?;
             Ok(Pool {
                 storage,
                 free,
@@ -256,7 +359,7 @@ mod pools {
         }
     }
 
-    fn retired<T>(storage: &HeapSlots<T>, index: usize) -> bool {
+    fn retired<T>(storage: &impl Slots<T>, index: usize) -> bool {
         storage
             .slot(index)
             .is_some_and(|slot| slot.version() == storage.retired_at())

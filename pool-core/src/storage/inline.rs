@@ -56,6 +56,36 @@ impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
         }
     }
 
+    #[cfg(all(feature = "serde", feature = "alloc"))]
+    pub(crate) fn offset(&self) -> u32 {
+        self.offset.get()
+    }
+
+    #[cfg(all(feature = "serde", feature = "alloc"))]
+    pub(crate) fn built_len(&self) -> usize {
+        self.built.get()
+    }
+
+    #[cfg(all(feature = "serde", feature = "alloc"))]
+    /// Storage with `slots` built, in order, their versions counted from `offset`, and the bits
+    /// of the live ones set; the first error `slots` yields. The caller gives at most `N`.
+    pub(crate) fn from_slots<E>(
+        offset: u32,
+        slots: impl IntoIterator<Item = Result<Slot<T>, E>>,
+    ) -> Result<Self, E> {
+        let mut storage = Self::new();
+        storage.offset.set(offset);
+        for (index, slot) in slots.into_iter().take(N).enumerate() {
+            let slot = slot?;
+            if slot.is_live() {
+                Bit::new(&storage.words, index).set();
+            }
+            storage.slots.get_mut()[index].write(slot);
+            storage.built.set(index + 1);
+        }
+        Ok(storage)
+    }
+
     /// The slots built so far.
     #[inline]
     fn built(&self) -> &[Slot<T>] {
