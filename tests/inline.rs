@@ -452,3 +452,23 @@ fn an_inline_pool_saves_and_loads_slot_for_slot() {
         serde_json::from_str(&too_many);
     assert!(small.is_err());
 }
+
+const VOICES: usize = 130;
+
+#[derive(Pooled)]
+#[pool(size = VOICES, storage = inline)]
+struct Sized130 {
+    n: u32,
+}
+
+#[test]
+fn a_constant_size_gets_its_words_of_bits_computed() {
+    let mut pool = Sized130Pool::new();
+    let same: &Pool<Sized130, pooled::Fail, Inline<130, 3>> = &pool;
+    assert_eq!(same.capacity(), VOICES);
+    let handles: Vec<_> = (0..130)
+        .map(|n| pool.create(|s| s.n = n).unwrap())
+        .collect();
+    assert_eq!(pool.values().count(), 130);
+    assert_eq!(pool[handles[129]].n, 129);
+}
