@@ -69,7 +69,8 @@ pub struct Pool<T: Pooled, S = <T as Pooled>::Strategy, B: Storage = Heap> {
     // - a slot is live exactly when its version is odd, and exactly then its occupancy bit is
     //   set; `counts.live` counts live slots;
     // - the live slots, the slots on `free`, the slots lent to leases (each held by one
-    //   `Taken`) and the retired slots partition the slots of `storage`;
+    //   `Taken`) and the retired slots partition the built slots of `storage` (inline storage
+    //   builds slots on first use; heap storage builds them all up front);
     // - a live slot's version is the one in the handle that made it live; every handle carries
     //   an odd version, so no handle ever matches a slot without a live object, from this pool
     //   or any other; a slot moves to its next version whenever it stops being live, and a chunk
