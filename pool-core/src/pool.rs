@@ -493,6 +493,31 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     )]
     pub fn release(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
         let retired_at = self.storage.retired_at();
+        let index = handle.index();
+        let (slots, words) = self.storage.first_mut();
+        if let Some(slot) = slots.get_mut(index) {
+            if !slot.matches(handle) {
+                return Err(StaleHandle::new(handle));
+            }
+            Self::vacate(
+                slot,
+                &Bit::new(words, index),
+                index,
+                retired_at,
+                &self.free,
+                &self.counts,
+            );
+            return Ok(());
+        }
+        self.release_past_first(handle)
+    }
+
+    /// [`release`](Pool::release) for a handle past the first slots: out of line, so that the
+    /// hot path keeps its registers.
+    #[cold]
+    #[inline(never)]
+    fn release_past_first(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
+        let retired_at = self.storage.retired_at();
         match self.storage.slot_mut(handle.index()) {
             Some((slot, bit)) if slot.matches(handle) => {
                 Self::vacate(
@@ -781,9 +806,52 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         &mut self,
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Option<Handle<T>> {
+        let index = self.free.head() as usize;
+        let retired_at = self.storage.retired_at();
+        let (slots, words) = self.storage.first_mut();
+        match slots.get_mut(index) {
+            Some(slot) if slot.version() != retired_at => Some(Self::fill(
+                slot,
+                &Bit::new(words, index),
+                index,
+                &self.free,
+                &self.counts,
+                init,
+            )),
+            _ => self.create_past_first(init),
+        }
+    }
+
+    /// [`create_in_free_slot`](Pool::create_in_free_slot) when the head of the free list is
+    /// not a slot of the first ones, is retired, or there is none: out of line, so that the hot
+    /// path keeps its registers.
+    #[cold]
+    #[inline(never)]
+    fn create_past_first(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Option<Handle<T>> {
         let Some((index, slot, bit)) = self.free.head_slot(&mut self.storage) else {
             return self.create_in_new_slot(init);
         };
+        Some(Self::fill(
+            slot,
+            &bit,
+            index,
+            &self.free,
+            &self.counts,
+            init,
+        ))
+    }
+
+    /// Fills the free slot at the head of the free list with a new object: resets it, hands
+    /// it to `init` with its handle-to-be, then takes the slot off the list and makes it live.
+    #[inline]
+    fn fill(
+        slot: &mut Slot<T>,
+        bit: &Bit<'_>,
+        index: usize,
+        free: &FreeList,
+        counts: &Counts,
+        init: impl FnOnce(Handle<T>, &mut T),
+    ) -> Handle<T> {
         let handle = slot.next_handle(index);
         // The slot stays on the free list until `init` returns, so that if it unwinds,
         // resetting what it wrote is all there is to undo. (`init` cannot reach the pool: it is
@@ -793,11 +861,11 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         let mut value = scopeguard::guard(value, T::reset_at_release);
         init(handle, &mut value);
         ScopeGuard::into_inner(value);
-        self.free.pop_head(slot);
+        free.pop_head(slot);
         slot.mark_live();
         bit.set();
-        self.counts.create();
-        Some(handle)
+        counts.create();
+        handle
     }
 
     /// Builds a slot (for storage that builds slots on first use) and creates the object in

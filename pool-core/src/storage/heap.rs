@@ -5,6 +5,7 @@ use crate::grown::Grown;
 use crate::occupancy::Bit;
 use crate::offset;
 use crate::slot::Slot;
+use core::cell::Cell;
 use core::iter;
 
 /// A heap pool's slots: the first chunk, built up front, and the chunks a growing pool added.
@@ -104,6 +105,12 @@ impl<T> Slots<T> for HeapSlots<T> {
             Some(found) => Some(found),
             None => self.grown.slot(index),
         }
+    }
+
+    #[inline]
+    fn first_mut(&mut self) -> (&mut [Slot<T>], &[Cell<u64>]) {
+        let part = self.first.part_mut();
+        (part.slots, part.words)
     }
 
     #[inline]

@@ -185,6 +185,11 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
     }
 
     #[inline]
+    fn first_mut(&mut self) -> (&mut [Slot<T>], &[Cell<u64>]) {
+        self.built_mut()
+    }
+
+    #[inline]
     fn slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)> {
         let (slots, words) = self.built_mut();
         Some((slots.get_mut(index)?, Bit::new(words, index)))

@@ -108,6 +108,11 @@ pub trait Slots<T>: Sized {
     /// The slot at `index`, mutably, and its occupancy bit.
     fn slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)>;
 
+    /// The slots that index 0 starts, mutably, beside their occupancy words: every slot built
+    /// up to the first that is not (a heap pool's first chunk, an inline pool's built slots).
+    /// The hot paths look here first, and elsewhere only out of line.
+    fn first_mut(&mut self) -> (&mut [Slot<T>], &[Cell<u64>]);
+
     /// Every chunk of built slots, the first first.
     fn chunks(&self) -> Chunks<'_, T>;
 
