@@ -5,7 +5,8 @@
 
 pub use pool_core::{
     Evict, Evictable, Fail, Grow, Handle, Importance, Iter, IterMut, Lease, Panic, Pool, PoolFull,
-    PoolToken, Pooled, Reset, StaleHandle, Stats, TotalOrder, Values, ValuesMut,
+    PoolToken, Pooled, Reset, StaleHandle, Stats, SyncGuard, SyncLease, SyncPool, TotalOrder,
+    Values, ValuesMut,
 };
 pub use pool_derive::{Pooled, Reset};
 

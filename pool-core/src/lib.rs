@@ -55,6 +55,7 @@ mod slot;
 mod stats;
 mod storage;
 mod strategy;
+mod sync;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -70,6 +71,7 @@ pub use crate::pooled::{Evictable, PoolToken, Pooled};
 pub use crate::reset::Reset;
 pub use crate::stats::Stats;
 pub use crate::strategy::{Evict, Fail, Grow, Panic};
+pub use crate::sync::{SyncGuard, SyncLease, SyncPool};
 
 #[cfg(test)]
 mod tests;
