@@ -48,6 +48,22 @@ pub(crate) fn check(input: &Input<'_>, errors: &mut Errors) {
         ),
         _ => {}
     }
+    if attrs.sync.is_some() {
+        match attrs.on_full {
+            Some((span, OnFull::Evict)) => errors.at(
+                span,
+                "`on_full = evict` cannot go with `sync`: evicting resets a live object, which another thread may be reading through a guard; use `on_full = fail` (the default) and release objects when done, or `on_full = panic`",
+            ),
+            Some((span, OnFull::Grow)) => errors.at(
+                span,
+                format_args!(
+                    "`on_full = grow` cannot go with `sync`: a pool shared across threads cannot grow without locks, since growing would move the objects or need an unbounded table of chunks; size it up front with `size = N` for the most objects alive at once, or remove `sync` and share a `Mutex<{}>`",
+                    crate::pool_type::name(input)
+                ),
+            ),
+            _ => {}
+        }
+    }
     if let Some((span, max)) = &attrs.max {
         if attrs.on_full() != OnFull::Grow {
             errors.at(
