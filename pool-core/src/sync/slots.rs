@@ -82,6 +82,7 @@ impl<T: Pooled> Slots<T> {
         self.all.get(handle.index())
     }
 
+    #[cfg(not(loom))]
     #[inline]
     pub(crate) fn slot_mut(&mut self, handle: Handle<T>) -> Option<&mut Slot<T>> {
         self.all.get_mut(handle.index())
