@@ -1,101 +1,36 @@
-//! The counts behind the sync pool's [`Stats`](crate::Stats), in atomics.
+//! The counts behind the sync pool's [`Stats`](crate::Stats): kept per slot, so that creating
+//! and releasing touch no counter shared between threads, and added up when asked.
 
-use super::atomic::{AtomicU64, AtomicUsize, Ordering};
+use super::atomic::{AtomicU64, Ordering};
 
-/// Every count is updated with Relaxed ordering: each is exact in itself, but a reader racing
-/// other threads may see one count before an operation in flight moves it and another after.
-/// Once the threads are done (joined, or synchronized some other way), every count is exact.
+/// A slot's own counts. Only the thread that owns the slot at the time writes them (the one
+/// that filled it, or reclaimed it), so a write is a load and a store on the slot's own cache
+/// line, not a read-modify-write on a line every thread contends for; the free list's push and
+/// pop hand them from one owner to the next.
 #[derive(Default)]
-#[repr(align(128))]
-pub(crate) struct Counts {
-    /// Objects created or lent.
+pub(crate) struct SlotCounts {
+    /// Objects created or lent in this slot.
     created: AtomicU64,
-    /// Objects released or given back by a lease.
+    /// Objects released from this slot, or given back by a lease.
     released: AtomicU64,
-    /// Objects lent to leases now.
-    leased: AtomicUsize,
-    /// Slots off the free list and not retired: live, lent, being filled, or released with
-    /// guards still out.
-    taken: AtomicUsize,
-    high_water: AtomicUsize,
-    failed: AtomicU64,
-    retired: AtomicUsize,
 }
 
-impl Counts {
-    /// A slot left the free list.
-    #[inline]
-    pub(crate) fn take(&self) {
-        let taken = self.taken.fetch_add(1, Ordering::Relaxed) + 1;
-        if taken > self.high_water.load(Ordering::Relaxed) {
-            self.high_water.fetch_max(taken, Ordering::Relaxed);
-        }
-    }
+#[inline]
+fn bump(counter: &AtomicU64) {
+    counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+}
 
-    /// A slot went back on the free list, or was retired.
-    #[inline]
-    pub(crate) fn untake(&self) {
-        self.taken.fetch_sub(1, Ordering::Relaxed);
-    }
-
+impl SlotCounts {
+    /// An object was created or lent: by the slot's owner.
     #[inline]
     pub(crate) fn create(&self) {
-        self.created.fetch_add(1, Ordering::Relaxed);
+        bump(&self.created);
     }
 
-    #[inline]
-    pub(crate) fn lend(&self) {
-        self.leased.fetch_add(1, Ordering::Relaxed);
-        self.create();
-    }
-
-    #[inline]
-    pub(crate) fn keep_lease(&self) {
-        self.leased.fetch_sub(1, Ordering::Relaxed);
-    }
-
-    #[inline]
-    pub(crate) fn return_lease(&self) {
-        self.leased.fetch_sub(1, Ordering::Relaxed);
-        self.release();
-    }
-
+    /// An object was released or given back: by the slot's owner (its reclaimer).
     #[inline]
     pub(crate) fn release(&self) {
-        self.released.fetch_add(1, Ordering::Relaxed);
-    }
-
-    pub(crate) fn fail(&self) {
-        self.failed.fetch_add(1, Ordering::Relaxed);
-    }
-
-    pub(crate) fn retire(&self) {
-        self.retired.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// Live objects: created, less released, less lent now. Released is read first, so that a
-    /// race can only undercount; never below zero.
-    #[inline]
-    pub(crate) fn live(&self) -> usize {
-        let released = self.released.load(Ordering::Relaxed);
-        let leased = self.leased.load(Ordering::Relaxed);
-        let created = self.created.load(Ordering::Relaxed);
-        let in_use = created.saturating_sub(released);
-        usize::try_from(in_use)
-            .unwrap_or(usize::MAX)
-            .saturating_sub(leased)
-    }
-
-    pub(crate) fn leased(&self) -> usize {
-        self.leased.load(Ordering::Relaxed)
-    }
-
-    pub(crate) fn taken(&self) -> usize {
-        self.taken.load(Ordering::Relaxed)
-    }
-
-    pub(crate) fn high_water(&self) -> usize {
-        self.high_water.load(Ordering::Relaxed)
+        bump(&self.released);
     }
 
     pub(crate) fn created(&self) -> u64 {
@@ -105,12 +40,21 @@ impl Counts {
     pub(crate) fn released(&self) -> u64 {
         self.released.load(Ordering::Relaxed)
     }
+}
 
-    pub(crate) fn failed(&self) -> u64 {
-        self.failed.load(Ordering::Relaxed)
-    }
-
-    pub(crate) fn retired(&self) -> usize {
-        self.retired.load(Ordering::Relaxed)
-    }
+/// What one pass over the slots found. Each slot is read once, at its own moment: while other
+/// threads work, the figures may disagree by the operations in flight; once they are done,
+/// every figure is exact.
+#[derive(Default)]
+pub(crate) struct Tally {
+    pub(crate) live: usize,
+    pub(crate) leased: usize,
+    pub(crate) free: usize,
+    pub(crate) retired: usize,
+    /// Slots that have held an object. The free list is last in, first out, and starts in
+    /// slot order, so a slot that never held one is taken only when every slot that has is
+    /// off the list: this is the most slots in use at once.
+    pub(crate) used: usize,
+    pub(crate) created: u64,
+    pub(crate) released: u64,
 }

@@ -55,7 +55,9 @@ unsafe impl<T: Pooled + Sync> Sync for SyncLease<'_, T> {}
 impl<'a, T: Pooled> SyncLease<'a, T> {
     /// A lease of slot `index`, which the caller took off the free list and filled.
     pub(crate) fn new(slots: &'a Slots<T>, index: u32, value: MutPtr<T>) -> Self {
-        slots.counts().lend();
+        let slot = slots.owned(index);
+        slot.life.lend();
+        slot.counts.create();
         Self {
             slots,
             index,
@@ -84,7 +86,6 @@ impl<'a, T: Pooled> SyncLease<'a, T> {
         let mut this = ManuallyDrop::new(self);
         // SAFETY: the pointer is not used after this, and the lease is not dropped.
         unsafe { ManuallyDrop::drop(&mut this.value) };
-        this.slots.counts().keep_lease();
         this.slots.publish(this.index)
     }
 }
@@ -110,20 +111,16 @@ impl<T: Pooled> DerefMut for SyncLease<'_, T> {
 
 impl<T: Pooled> Drop for SyncLease<'_, T> {
     fn drop(&mut self) {
-        let counts = self.slots.counts();
-        let retire = scopeguard::guard((), |()| {
-            counts.return_lease();
-            counts.untake();
-            counts.retire();
-        });
+        let slot = self.slots.owned(self.index);
+        slot.counts.release();
+        let retire = scopeguard::guard((), |()| slot.life.retire());
         // SAFETY: the lease owns its slot (see `Slot`), and is being dropped: no other
         // reference to the object exists.
         unsafe { MutPtr::deref(&self.value) }.reset_at_release();
         ScopeGuard::into_inner(retire);
         // SAFETY: the pointer is not used after this.
         unsafe { ManuallyDrop::drop(&mut self.value) };
-        counts.return_lease();
-        self.slots.untake(self.index);
+        self.slots.give_back(self.index);
     }
 }
 

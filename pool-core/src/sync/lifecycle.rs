@@ -4,18 +4,22 @@
 
 use super::atomic::{AtomicU64, Ordering};
 
-/// The slot holds no object: it is on the free list, being filled, lent to a lease, or retired.
+/// The slot holds no object: it is on the free list, or being filled.
 const FREE: u64 = 0;
 /// The slot holds a live object, reachable by the handle with its version.
 const LIVE: u64 = 1;
 /// The slot's object was released while guards still read it; the last guard to drop resets
 /// it and frees the slot.
 const RELEASING: u64 = 2;
+/// The slot's object is lent to a lease.
+const LENT: u64 = 3;
+/// The slot is out of use for good: its versions ran out, or its object's reset panicked.
+const RETIRED: u64 = 4;
 
-const STATE_SHIFT: u32 = 30;
+const STATE_SHIFT: u32 = 29;
 const REFS: u64 = (1 << STATE_SHIFT) - 1;
 
-/// Version in the high 32 bits, state in bits 30 and 31, guard count in the low 30.
+/// Version in the high 32 bits, state in bits 29 to 31, guard count in the low 29.
 ///
 /// Versions follow the single-threaded pool's: odd exactly while the slot is live (so no handle,
 /// which carries an odd version, ever matches another state), moved on by one when the slot
@@ -42,7 +46,17 @@ fn version(word: u64) -> u32 {
 
 #[inline]
 fn state(word: u64) -> u64 {
-    word >> STATE_SHIFT & 0b11
+    word >> STATE_SHIFT & 0b111
+}
+
+/// What a slot holds, for the stats.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Phase {
+    Free,
+    Live,
+    Releasing,
+    Lent,
+    Retired,
 }
 
 #[inline]
@@ -67,7 +81,7 @@ impl Lifecycle {
     /// Counts a guard in, if the object is live at `version`.
     ///
     /// # Panics
-    /// With 2³⁰ − 1 guards out on one object (only guards leaked by `mem::forget` get there).
+    /// With 2²⁹ − 1 guards out on one object (only guards leaked by `mem::forget` get there).
     #[inline]
     pub(crate) fn add_guard(&self, version: u32) -> bool {
         let mut word = self.0.load(Ordering::Relaxed);
@@ -124,14 +138,43 @@ impl Lifecycle {
         }
     }
 
-    /// Marks a released slot free, keeping its version. Only its reclaimer calls it, when no
-    /// guard is out: nothing else writes the word then, and the free list's push publishes it.
+    /// What the slot holds now (a snapshot).
+    pub(crate) fn phase(&self) -> Phase {
+        match state(self.0.load(Ordering::Relaxed)) {
+            FREE => Phase::Free,
+            LIVE => Phase::Live,
+            RELEASING => Phase::Releasing,
+            LENT => Phase::Lent,
+            _ => Phase::Retired,
+        }
+    }
+
+    /// Marks a released or lent slot free, keeping its version. Only its owner (the reclaimer,
+    /// when no guard is out, or the lease) calls it: nothing else writes the word then, and the
+    /// free list's push publishes it.
     #[inline]
     pub(crate) fn set_free(&self) {
+        self.set_state(FREE);
+    }
+
+    /// Marks a free slot, just taken off the free list, lent. Only its owner calls it.
+    #[inline]
+    pub(crate) fn lend(&self) {
+        self.set_state(LENT);
+    }
+
+    /// Takes a slot out of use for good. Only its owner calls it.
+    #[inline]
+    pub(crate) fn retire(&self) {
+        self.set_state(RETIRED);
+    }
+
+    #[inline]
+    fn set_state(&self, state: u64) {
         let word = self.0.load(Ordering::Relaxed);
-        debug_assert!(state(word) == RELEASING && refs(word) == 0);
+        debug_assert!(refs(word) == 0 && self::state(word) != LIVE);
         self.0
-            .store(pack(version(word), FREE, 0), Ordering::Relaxed);
+            .store(pack(version(word), state, 0), Ordering::Relaxed);
     }
 
     /// The version the slot's next object will have. Only the owner of a free slot calls it.
@@ -146,13 +189,13 @@ impl Lifecycle {
         version(self.0.load(Ordering::Relaxed))
     }
 
-    /// Makes a free slot live at its next version. Only the owner of the free slot calls it,
+    /// Makes a free or lent slot live at its next version. Only the slot's owner calls it,
     /// after filling the object; Release, so that a guard that sees it live sees the object
     /// filled.
     #[inline]
     pub(crate) fn publish(&self) {
         let word = self.0.load(Ordering::Relaxed);
-        debug_assert!(state(word) == FREE && version(word).is_multiple_of(2));
+        debug_assert!(matches!(state(word), FREE | LENT) && version(word).is_multiple_of(2));
         self.0.store(
             pack(version(word).wrapping_add(1), LIVE, 0),
             Ordering::Release,
@@ -184,8 +227,10 @@ mod tests {
         assert!(!life.add_guard(5), "a released object takes no new guard");
         assert!(!life.is_live_at(5));
         assert!(!life.drop_guard(), "one guard is still out");
+        assert_eq!(life.phase(), Phase::Releasing);
         assert!(life.drop_guard(), "the last guard reclaims");
         life.set_free();
+        assert_eq!(life.phase(), Phase::Free);
         assert_eq!(life.next_version(), 7);
     }
 

@@ -115,9 +115,9 @@ impl<T: Pooled, S> SyncPool<T, S> {
         self.slots.capacity()
     }
 
-    /// The number of live objects: those reachable by handle. While other threads create and
-    /// release, it is a snapshot that may already be out of date (see
-    /// [`stats`](SyncPool::stats)).
+    /// The number of live objects: those reachable by handle. O(capacity): it counts the live
+    /// slots, one load each. While other threads create and release, it is a snapshot that may
+    /// already be out of date (see [`stats`](SyncPool::stats)).
     ///
     /// ```
     /// # use pooled::Pooled;
@@ -131,7 +131,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// ```
     #[inline]
     pub fn len(&self) -> usize {
-        self.slots.counts().live()
+        self.slots.live()
     }
 
     /// Whether no object is live (a snapshot, as [`len`](SyncPool::len)).
@@ -315,7 +315,6 @@ impl<T: Pooled, S> SyncPool<T, S> {
             .and_then(|slot| slot.life.release(handle.version()));
         match released {
             Some(released) => {
-                self.slots.counts().release();
                 if let Released::Reclaim = released {
                     #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
                     self.slots.reclaim(handle.index() as u32);
@@ -326,15 +325,17 @@ impl<T: Pooled, S> SyncPool<T, S> {
         }
     }
 
-    /// A snapshot of the pool's occupancy and traffic.
+    /// A snapshot of the pool's occupancy and traffic, added up over the slots: O(capacity).
     ///
-    /// Each figure is kept in its own atomic counter, updated with relaxed ordering, so that
-    /// counting costs the threads no synchronization. Read while other threads create and
-    /// release, the figures are each exact at some moment but not at the same one: they may
-    /// disagree with each other by the operations in flight (`live + leased + free` need not
-    /// add up to `capacity`, and `free` does not count a released object that a guard still
-    /// reads). Once the threads are done (joined), every figure is exact. `evicted` is always 0
-    /// and `chunks` 1.
+    /// Each slot keeps its own counts, written by the one thread that owns the slot at the
+    /// time with relaxed ordering, so that counting costs creating and releasing threads no
+    /// shared counter. Read while other threads create and release, each slot is read at its
+    /// own moment: the figures may disagree with each other by the operations in flight
+    /// (`live + leased + free + retired` need not add up to `capacity`; a released object that
+    /// a guard still reads is in none of them). Once the threads are done (joined), every
+    /// figure is exact. `high_water` is the number of slots that have ever held an object:
+    /// the free list is last in, first out, so a slot is used for the first time only when
+    /// every slot used before is taken. `evicted` is always 0 and `chunks` 1.
     ///
     /// ```
     /// # use pooled::Pooled;
@@ -355,21 +356,19 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// assert_eq!((stats.live, stats.free, stats.created, stats.released), (2, 6, 4, 2));
     /// ```
     pub fn stats(&self) -> Stats {
-        let counts = self.slots.counts();
-        let capacity = self.capacity();
-        let retired = counts.retired();
+        let tally = self.slots.tally();
         Stats {
-            capacity,
-            live: counts.live(),
-            leased: counts.leased(),
-            free: capacity.saturating_sub(counts.taken() + retired),
-            high_water: counts.high_water(),
-            created: counts.created(),
-            released: counts.released(),
-            failed: counts.failed(),
+            capacity: self.capacity(),
+            live: tally.live,
+            leased: tally.leased,
+            free: tally.free,
+            high_water: tally.used,
+            created: tally.created,
+            released: tally.released,
+            failed: self.slots.failed(),
             evicted: 0,
             chunks: 1,
-            retired,
+            retired: tally.retired,
         }
     }
 
@@ -386,9 +385,8 @@ impl<T: Pooled, S> SyncPool<T, S> {
             expect(clippy::drop_non_drop, reason = "loom's pointer has drop")
         )]
         drop(object);
-        let handle = self.slots.publish(index);
-        self.slots.counts().create();
-        Some(handle)
+        self.slots.owned(index).counts.create();
+        Some(self.slots.publish(index))
     }
 
     /// Lends the object of a free slot, set up by `init`; `None` when no slot is free.
@@ -406,7 +404,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// Counts a refusal, and the error saying so.
     #[cold]
     pub(crate) fn refuse(&self) -> PoolFull {
-        self.slots.counts().fail();
+        self.slots.fail();
         PoolFull::new(self.capacity())
     }
 
@@ -414,12 +412,12 @@ impl<T: Pooled, S> SyncPool<T, S> {
     #[cold]
     #[track_caller]
     pub(crate) fn panic_full(&self) -> ! {
-        self.slots.counts().fail();
+        self.slots.fail();
         panic!(
             "{} is full: all {} slots are in use (high water {}); raise `#[pool(size = N)]` or release objects sooner",
             T::NAME,
             self.capacity(),
-            self.slots.counts().high_water(),
+            self.slots.tally().used,
         );
     }
 }

@@ -1,11 +1,11 @@
 //! The shared state of a sync pool, which guards and leases reach through `&`: the slots, the
-//! free list and the counts.
+//! free list and the count of refusals.
 
-use super::atomic::AtomicU32;
+use super::atomic::{AtomicU32, AtomicU64, Ordering};
 use super::cell::{MutPtr, UnsafeCell};
-use super::counts::Counts;
+use super::counts::{SlotCounts, Tally};
 use super::free_list::FreeList;
-use super::lifecycle::Lifecycle;
+use super::lifecycle::{Lifecycle, Phase};
 use crate::pooled::blank;
 use crate::slot::NIL;
 use crate::{Handle, Pooled};
@@ -24,15 +24,17 @@ use scopeguard::ScopeGuard;
 ///   last guard to drop).
 pub(crate) struct Slot<T> {
     pub(crate) life: Lifecycle,
+    pub(crate) counts: SlotCounts,
     next: AtomicU32,
     value: UnsafeCell<T>,
 }
 
-/// The slots, the free list threaded through them and the counts.
+/// The slots, the free list threaded through them and the count of refusals.
 pub(crate) struct Slots<T> {
     all: Box<[Slot<T>]>,
     free: FreeList,
-    counts: Counts,
+    /// Creations refused because the pool was full: rare, so shared.
+    failed: AtomicU64,
     /// The version at which a slot retires instead of going back on the free list: it has had
     /// 2³¹ − 1 lives, and its next version would come round to those of its first.
     retired_at: u32,
@@ -53,6 +55,7 @@ impl<T: Pooled> Slots<T> {
                     .unwrap_or(NIL);
                 Slot {
                     life: Lifecycle::new(offset),
+                    counts: SlotCounts::default(),
                     next: AtomicU32::new(next),
                     value: UnsafeCell::new(blank::<T>()),
                 }
@@ -61,7 +64,7 @@ impl<T: Pooled> Slots<T> {
         Self {
             all: slots,
             free: FreeList::new(capacity),
-            counts: Counts::default(),
+            failed: AtomicU64::new(0),
             retired_at: offset.wrapping_sub(2),
         }
     }
@@ -71,9 +74,40 @@ impl<T: Pooled> Slots<T> {
         self.all.len()
     }
 
-    #[inline]
-    pub(crate) fn counts(&self) -> &Counts {
-        &self.counts
+    /// Counts a creation refused because the pool was full.
+    pub(crate) fn fail(&self) {
+        self.failed.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn failed(&self) -> u64 {
+        self.failed.load(Ordering::Relaxed)
+    }
+
+    /// Adds up what the slots hold and have held: O(capacity).
+    pub(crate) fn tally(&self) -> Tally {
+        let mut tally = Tally::default();
+        for slot in &self.all {
+            match slot.life.phase() {
+                Phase::Free => tally.free += 1,
+                Phase::Live => tally.live += 1,
+                Phase::Releasing => {}
+                Phase::Lent => tally.leased += 1,
+                Phase::Retired => tally.retired += 1,
+            }
+            let created = slot.counts.created();
+            tally.used += usize::from(created > 0);
+            tally.created += created;
+            tally.released += slot.counts.released();
+        }
+        tally
+    }
+
+    /// Counts live slots only, for `len`: O(capacity).
+    pub(crate) fn live(&self) -> usize {
+        self.all
+            .iter()
+            .filter(|slot| slot.life.phase() == Phase::Live)
+            .count()
     }
 
     /// The slot `handle` points into, if the pool has one there.
@@ -98,7 +132,6 @@ impl<T: Pooled> Slots<T> {
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Option<(u32, MutPtr<T>)> {
         let index = self.free.pop(|index| &self.all[index as usize].next)?;
-        self.counts.take();
         let slot = &self.all[index as usize];
         let version = NonZeroU32::MIN | slot.life.next_version();
         let handle = Handle::new(index, version);
@@ -118,7 +151,13 @@ impl<T: Pooled> Slots<T> {
         Some((index, object))
     }
 
-    /// Makes the slot the caller filled live, and returns its handle.
+    /// The slot at `index`, which the caller owns.
+    #[inline]
+    pub(crate) fn owned(&self, index: u32) -> &Slot<T> {
+        &self.all[index as usize]
+    }
+
+    /// Makes the slot the caller filled (or leased) live, and returns its handle.
     #[inline]
     pub(crate) fn publish(&self, index: u32) -> Handle<T> {
         let life = &self.all[index as usize].life;
@@ -127,11 +166,17 @@ impl<T: Pooled> Slots<T> {
         Handle::new(index, version)
     }
 
-    /// Puts a slot the caller owns, its object reset, back on the free list.
+    /// Puts a free slot the caller owns, its object reset, back on the free list.
     #[inline]
     pub(crate) fn untake(&self, index: u32) {
-        self.counts.untake();
         self.free.push(index, &self.all[index as usize].next);
+    }
+
+    /// Frees a released or lent slot the caller owns, its object reset.
+    #[inline]
+    pub(crate) fn give_back(&self, index: u32) {
+        self.all[index as usize].life.set_free();
+        self.untake(index);
     }
 
     /// Resets the object of a released slot the caller reclaimed (no guard is out) and frees
@@ -139,17 +184,14 @@ impl<T: Pooled> Slots<T> {
     /// retired, so that no half-reset object is handed out again.
     pub(crate) fn reclaim(&self, index: u32) {
         let slot = &self.all[index as usize];
-        slot.life.set_free();
-        let retire = scopeguard::guard((), |()| {
-            self.counts.untake();
-            self.counts.retire();
-        });
+        slot.counts.release();
+        let retire = scopeguard::guard((), |()| slot.life.retire());
         self.reset(index);
         if slot.life.version() == self.retired_at {
             return;
         }
         ScopeGuard::into_inner(retire);
-        self.untake(index);
+        self.give_back(index);
     }
 
     /// Counts a guard of slot `index` out; true when the caller must now reclaim the slot.

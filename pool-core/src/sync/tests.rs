@@ -94,6 +94,13 @@ fn create_get_release() {
 
     let again = pool.create(|_| {}).unwrap();
     assert_eq!(again.index(), job.index(), "the slot is reused");
+    let (second, third) = (pool.create(|_| {}).unwrap(), pool.create(|_| {}).unwrap());
+    pool.release(second).unwrap();
+    pool.release(third).unwrap();
+    pool.create(|_| {}).unwrap();
+    let stats = pool.stats();
+    assert_eq!((stats.live, stats.free, stats.high_water), (2, 2, 3));
+    assert_eq!((stats.created, stats.released), (5, 3));
     assert_eq!(pool.get(again).unwrap().value, 0, "reset before reuse");
     assert!(pool.get(job).is_none(), "the old handle stays stale");
 }
