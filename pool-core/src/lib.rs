@@ -22,6 +22,9 @@
 //! assert!(bullets.get(b).is_none());
 //! ```
 //!
+//! For a pool shared across threads, whose `create`, `get`, `release` and `acquire` take
+//! `&self` and never block, see [`SyncPool`] (`#[pool(size = N, sync)]`).
+//!
 //! Without the default `std` feature the crate is `#![no_std]` and needs only `alloc`; `std`
 //! adds [`Reset`] for `HashMap` and `HashSet`.
 #![no_std]

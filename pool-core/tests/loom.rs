@@ -67,7 +67,7 @@ fn total_resets(pool: &SyncPool<Probe>) -> u32 {
 
 #[test]
 fn create_get_and_release_race() {
-    model(3, || {
+    model(4, || {
         let pool = Arc::new(SyncPool::<Probe>::new());
         let workers: Vec<_> = (1..=2)
             .map(|value| {
@@ -99,7 +99,7 @@ fn create_get_and_release_race() {
 
 #[test]
 fn a_release_during_a_guard_resets_once_at_the_last_drop() {
-    model(3, || {
+    model(4, || {
         let pool = Arc::new(SyncPool::<Probe>::with_capacity(1));
         let handle = pool
             .create(|p| {
@@ -133,7 +133,7 @@ fn a_release_during_a_guard_resets_once_at_the_last_drop() {
 fn the_free_list_has_no_aba() {
     // One thread pops while another pops twice and pushes the first slot back: without the
     // tag, the first pop could install the second slot, already taken, as the head.
-    model(3, || {
+    model(4, || {
         let pool = Arc::new(SyncPool::<Probe>::with_capacity(3));
         let other = {
             let pool = Arc::clone(&pool);
@@ -160,7 +160,7 @@ fn the_free_list_has_no_aba() {
 
 #[test]
 fn a_lease_dropped_while_another_thread_creates() {
-    model(3, || {
+    model(4, || {
         let pool = Arc::new(SyncPool::<Probe>::with_capacity(1));
         let lender = {
             let pool = Arc::clone(&pool);
@@ -187,7 +187,7 @@ fn a_lease_dropped_while_another_thread_creates() {
 
 #[test]
 fn a_stale_handle_never_reaches_the_next_object() {
-    model(3, || {
+    model(4, || {
         let pool = Arc::new(SyncPool::<Probe>::with_capacity(1));
         let old = pool.create(|p| p.value = 1).unwrap();
         let reader = {
@@ -216,7 +216,7 @@ fn a_handle_passed_on_without_synchronization_reaches_the_filled_object() {
     // atomic sees what `init` wrote.
     use loom::sync::atomic::{AtomicU64, Ordering};
     use pool_core::Handle;
-    model(3, || {
+    model(4, || {
         let pool = Arc::new(SyncPool::<Probe>::with_capacity(1));
         let mailbox = Arc::new(AtomicU64::new(0));
         let reader = {
@@ -238,5 +238,40 @@ fn a_handle_passed_on_without_synchronization_reaches_the_filled_object() {
             .unwrap();
         mailbox.store(handle.to_bits(), Ordering::Relaxed);
         reader.join().unwrap();
+    });
+}
+
+#[test]
+fn three_threads_churn_a_pool_of_two() {
+    // One more thread than slots: creates may fail, and every slot changes hands.
+    model(3, || {
+        let pool = Arc::new(SyncPool::<Probe>::new());
+        let churn = |pool: &SyncPool<Probe>, value: u32| {
+            if let Ok(handle) = pool.create(|p| {
+                assert!(p.payload.is_empty(), "reset before reuse");
+                p.value = value;
+                p.payload.push(value);
+            }) {
+                assert_eq!(pool.get(handle).unwrap().payload, [value]);
+                pool.release(handle).unwrap();
+                1
+            } else {
+                0
+            }
+        };
+        let workers: Vec<_> = (1..=2)
+            .map(|value| {
+                let pool = Arc::clone(&pool);
+                thread::spawn(move || churn(&pool, value))
+            })
+            .collect();
+        let mut made = churn(&pool, 3);
+        for worker in workers {
+            made += worker.join().unwrap();
+        }
+        assert!(made >= 2, "at most one create finds both slots taken");
+        let stats = pool.stats();
+        assert_eq!((stats.free, stats.created, stats.released), (2, made, made));
+        assert_eq!(u64::from(total_resets(&pool)), made);
     });
 }
