@@ -1,8 +1,8 @@
 //! The pool shared across threads: churn (create one object, release it) and get (look up a
 //! live object by key and read it) on 1, 2, 4 and 8 threads, against sharded-slab's `Pool`
-//! (lock-free, per-thread shards), object-pool (a `Mutex` around a `Vec`; it has no keys, so
-//! only churn) and the single-threaded pool behind a std `Mutex`; and the single-threaded `Pool`
-//! on one thread, for what sharing costs.
+//! (lock-free, per-thread shards), object-pool (a `parking_lot::Mutex` around a stack; it has
+//! no keys, so only churn) and the single-threaded pool behind a std `Mutex`; and the
+//! single-threaded `Pool` on one thread, for what sharing costs.
 //!
 //! One criterion iteration is one operation on every thread at once: the threads start together
 //! behind a barrier, each runs `iters` operations, and the time is taken when the last one is
