@@ -136,3 +136,56 @@ fn panicking_and_evicting_pools_allocate_nothing_either() {
     assert!(voices.stats().evicted > 0);
     assert_eq!(Rc::strong_count(&sample), 17);
 }
+
+#[derive(Pooled)]
+#[pool(size = 64, sync)]
+struct Job {
+    id: u64,
+    payload: Vec<u8>,
+}
+
+#[test]
+fn the_sync_pool_allocates_nothing_after_new() {
+    let pool = JobPool::new();
+    // Each slot's payload allocates the first time it is used, and keeps that capacity.
+    let warm: Vec<_> = (0..64)
+        .map(|_| pool.create(|j| j.payload.reserve(16)).unwrap())
+        .collect();
+    for job in warm {
+        pool.release(job).unwrap();
+    }
+    let mut handles = Vec::with_capacity(64);
+    let mut rng = fastrand::Rng::with_seed(3);
+    let mut checksum = 0;
+    let info = allocation_counter::measure(|| {
+        let steps = if cfg!(miri) { 300 } else { 20_000 };
+        for step in 0..steps {
+            match rng.u8(0..5) {
+                0 | 1 => {
+                    if let Ok(h) = pool.create(|j| {
+                        j.id = step;
+                        j.payload.push(1);
+                    }) {
+                        handles.push(h);
+                    }
+                }
+                2 if !handles.is_empty() => {
+                    let h = handles.swap_remove(rng.usize(..handles.len()));
+                    let guard = pool.get(h).unwrap();
+                    pool.release(h).unwrap(); // the reset waits for the guard
+                    checksum += guard.id;
+                }
+                3 => {
+                    if let Ok(mut lease) = pool.acquire(|j| j.id = step) {
+                        lease.payload.push(2);
+                        checksum += lease.id;
+                    }
+                }
+                _ => checksum += pool.stats().created,
+            }
+        }
+    });
+    assert_eq!(info.count_total, 0, "allocations after new()");
+    assert!(checksum > 0);
+    assert_eq!(pool.len(), handles.len());
+}

@@ -22,6 +22,9 @@
 //! assert!(bullets.get(b).is_none());
 //! ```
 //!
+//! For a pool shared across threads, whose `create`, `get`, `release` and `acquire` take
+//! `&self` and never block, see [`SyncPool`] (`#[pool(size = N, sync)]`).
+//!
 //! The crate is `#![no_std]`. The default `std` feature adds [`Reset`] for `HashMap` and
 //! `HashSet`; `alloc` (implied by `std`) adds heap pools, [`Grow`] and `Reset` for the `alloc`
 //! collections. Without either, only [`Inline`] pools exist, and nothing allocates.
@@ -59,6 +62,9 @@ mod slot;
 mod stats;
 mod storage;
 mod strategy;
+// Lock-free: one 64-bit compare-and-swap per slot state change, and slots on the heap.
+#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
+mod sync;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -75,6 +81,8 @@ pub use crate::reset::Reset;
 pub use crate::stats::Stats;
 pub use crate::storage::{Heap, Inline, Storage};
 pub use crate::strategy::{Evict, Fail, Grow, Panic};
+#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
+pub use crate::sync::{SyncGuard, SyncLease, SyncPool};
 
 #[cfg(test)]
 mod tests;

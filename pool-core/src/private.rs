@@ -3,6 +3,7 @@
 
 pub use crate::{
     Evict, Evictable, Fail, Grow, Handle, Importance, Panic, Pool, PoolToken, Pooled, Reset,
+    SyncPool,
 };
 
 /// Applies an `evict_by` measure, which may be a path or a closure whose parameter type is

@@ -16,7 +16,7 @@ const FIELD_KEYS: &str = "`reset = <expr>`, `reset_with = <function>` or `keep`"
 
 const VARIANT_KEYS: &str = "`blank`, which marks the variant every object is reset to";
 
-const STRUCT_KEYS: &str = "`size = N`, `on_full = fail | panic | evict | grow`, `evict_by = <fn>`, `max = N`, `storage = heap | inline`, `name = <type name>`, `vis = <visibility>` and `crate = <path>`";
+const STRUCT_KEYS: &str = "`size = N`, `sync`, `on_full = fail | panic | evict | grow`, `evict_by = <fn>`, `max = N`, `storage = heap | inline`, `name = <type name>`, `vis = <visibility>` and `crate = <path>`";
 
 /// What the derive is on, for messages that name it: `struct` or `enum`. (Unions are rejected
 /// whole, and worded as structs until then.)
@@ -98,6 +98,8 @@ pub(crate) struct Container {
     pub(crate) krate: Option<Path>,
     /// `blank` was given here, where it does not belong (and reported).
     pub(crate) misplaced_blank: bool,
+    /// `sync`: the pool is a `SyncPool`, shared across threads. The key's span.
+    pub(crate) sync: Option<Span>,
 }
 
 impl Container {
@@ -150,6 +152,7 @@ pub(crate) fn container(
         vis: None,
         krate: None,
         misplaced_blank: false,
+        sync: None,
     };
     let mut seen: Vec<String> = Vec::new();
     for attr in pool_attrs(attrs) {
@@ -158,7 +161,7 @@ pub(crate) fn container(
             let span = meta.path.span();
             let known = matches!(
                 key.as_str(),
-                "size" | "on_full" | "evict_by" | "max" | "storage" | "name" | "vis" | "crate"
+                "size" | "sync" | "on_full" | "evict_by" | "max" | "storage" | "name" | "vis" | "crate"
             );
             if known && seen.contains(&key) {
                 errors.at(span, format_args!("duplicate `{key}`: give it once"));
@@ -175,6 +178,7 @@ pub(crate) fn container(
             }
             match key.as_str() {
                 "size" => container.size = count_value(&meta, "size", errors)?,
+                "sync" => container.sync = sync_flag(&meta, errors)?,
                 "max" => container.max = Some((span, count_value(&meta, "max", errors)?)),
                 "on_full" => container.on_full = on_full_value(&meta, errors)?,
                 "storage" => container.storage = storage_value(&meta, errors)?,
@@ -241,6 +245,17 @@ pub(crate) fn container(
         }
     }
     container
+}
+
+/// `sync`, a flag: its span, or `None` if it was given a value (reported).
+fn sync_flag(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Option<Span>> {
+    let span = meta.path.span();
+    if meta.input.is_empty() || meta.input.peek(Token![,]) {
+        return Ok(Some(span));
+    }
+    errors.at(span, "`sync` is a flag and takes no value: write `#[pool(size = N, sync)]` for a pool shared across threads");
+    skip_value(meta)?;
+    Ok(None)
 }
 
 fn name_value(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Option<Ident>> {
@@ -421,7 +436,7 @@ pub(crate) fn variant(attrs: &[Attribute], errors: &mut Errors) -> Option<Span> 
                     errors.at(span, format_args!("`{key}` goes on a field of the blank variant, not on a variant"));
                     return skip_value(&meta);
                 }
-                "size" | "on_full" | "evict_by" | "max" | "storage" | "name" | "vis" | "crate" => {
+                "size" | "sync" | "on_full" | "evict_by" | "max" | "storage" | "name" | "vis" | "crate" => {
                     errors.at(span, format_args!("`{key}` goes on the enum, not on a variant: `#[pool({key} = ...)]` above `enum`"));
                     return skip_value(&meta);
                 }

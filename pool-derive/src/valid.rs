@@ -54,6 +54,28 @@ pub(crate) fn check(input: &Input<'_>, errors: &mut Errors) {
             "`storage = inline` cannot grow: its slots are an array inside the pool, and growing needs the heap; choose `on_full = fail`, `panic` or `evict` and a `size` for the most objects alive at once, or keep `on_full = grow` with `storage = heap`",
         );
     }
+    if let (Some(_), Some((span, Storage::Inline))) = (attrs.sync, attrs.storage) {
+        errors.at(
+            span,
+            "`storage = inline` cannot go with `sync`: a pool shared across threads keeps its slots on the heap; remove `storage = inline`, or remove `sync` and share the inline pool behind your own lock",
+        );
+    }
+    if attrs.sync.is_some() {
+        match attrs.on_full {
+            Some((span, OnFull::Evict)) => errors.at(
+                span,
+                "`on_full = evict` cannot go with `sync`: evicting resets a live object, which another thread may be reading through a guard; use `on_full = fail` (the default) and release objects when done, or `on_full = panic`",
+            ),
+            Some((span, OnFull::Grow)) => errors.at(
+                span,
+                format_args!(
+                    "`on_full = grow` cannot go with `sync`: a pool shared across threads cannot grow without locks, since growing would move the objects or need an unbounded table of chunks; size it up front with `size = N` for the most objects alive at once, or remove `sync` and share a `Mutex<{}>`",
+                    crate::pool_type::name(input)
+                ),
+            ),
+            _ => {}
+        }
+    }
     if let Some((span, max)) = &attrs.max {
         if attrs.on_full() != OnFull::Grow {
             errors.at(

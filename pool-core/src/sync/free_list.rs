@@ -1,0 +1,85 @@
+//! The free slots as a Treiber stack threaded through the slots' `next` fields.
+
+use super::atomic::{AtomicU32, AtomicU64, Ordering};
+use crate::slot::NIL;
+
+/// The head of the stack: a tag in the high 32 bits, the index of the top slot (or `NIL`) in the
+/// low 32, in one word that every push and pop swaps whole.
+///
+/// The tag moves on with every successful swap, so a pop that read the head, then the top slot's
+/// `next`, cannot succeed if the stack changed meanwhile, even if the same slot is back on top
+/// (the ABA case, where it would install a `next` that is stale). The tag comes round again
+/// only after 2³² swaps between one pop's read and its swap.
+#[repr(align(128))]
+pub(crate) struct FreeList {
+    head: AtomicU64,
+}
+
+#[inline]
+fn pack(tag: u32, index: u32) -> u64 {
+    u64::from(tag) << 32 | u64::from(index)
+}
+
+#[inline]
+fn tag(head: u64) -> u32 {
+    (head >> 32) as u32
+}
+
+#[inline]
+#[expect(clippy::cast_possible_truncation, reason = "the index is the low half")]
+fn index(head: u64) -> u32 {
+    head as u32
+}
+
+impl FreeList {
+    /// A stack of `len` slots threaded in order: each slot's `next` must be the one after it.
+    pub(crate) fn new(len: usize) -> Self {
+        Self {
+            head: AtomicU64::new(pack(0, if len == 0 { NIL } else { 0 })),
+        }
+    }
+
+    /// Takes the top slot off the stack; `None` when it is empty. `next` is the slots' `next`
+    /// fields.
+    #[inline]
+    pub(crate) fn pop<'a>(&self, next: impl Fn(u32) -> &'a AtomicU32) -> Option<u32> {
+        // Acquire: the slot's `next`, and its object, as the pusher left them.
+        let mut head = self.head.load(Ordering::Acquire);
+        loop {
+            let top = index(head);
+            if top == NIL {
+                return None;
+            }
+            // Stale if another thread popped `top` meanwhile; the tag then fails the swap.
+            let below = next(top).load(Ordering::Relaxed);
+            match self.head.compare_exchange_weak(
+                head,
+                pack(tag(head).wrapping_add(1), below),
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return Some(top),
+                Err(now) => head = now,
+            }
+        }
+    }
+
+    /// Puts slot `slot` on top of the stack. The caller owns it (took it off, or reclaimed it).
+    #[inline]
+    pub(crate) fn push(&self, slot: u32, next: &AtomicU32) {
+        let mut head = self.head.load(Ordering::Relaxed);
+        loop {
+            next.store(index(head), Ordering::Relaxed);
+            // Release: the next popper sees `next` and the slot's reset object.
+            match self.head.compare_exchange_weak(
+                head,
+                pack(tag(head).wrapping_add(1), slot),
+                Ordering::Release,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return,
+                Err(now) => head = now,
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+use super::cell::{self, MutPtr};
+use super::slots::Slots;
+use crate::{Handle, Pooled};
+use core::fmt;
+use core::mem::ManuallyDrop;
+use core::ops::{Deref, DerefMut};
+use scopeguard::ScopeGuard;
+
+/// An object borrowed from a [`SyncPool`](crate::SyncPool) through `&SyncPool`, given back
+/// (reset, its slot freed) when the lease drops, whichever thread drops it.
+///
+/// Get one from `acquire` or [`try_acquire`](crate::SyncPool::try_acquire). It derefs to the
+/// object, mutably; no handle reaches it. A lease is `Send` when `T` is, so a worker can take a
+/// buffer from the pool and hand it to another thread, and `Sync` when `T` is.
+///
+/// ```
+/// use pooled::Pooled;
+/// use std::thread;
+///
+/// #[derive(Pooled)]
+/// #[pool(size = 2, sync)]
+/// struct Buffer {
+///     bytes: Vec<u8>,
+/// }
+///
+/// let buffers = BufferPool::new();
+/// let mut buffer = buffers.acquire(|_| {})?;
+/// buffer.bytes.extend_from_slice(b"hello");
+/// thread::scope(|s| {
+///     s.spawn(move || assert_eq!(buffer.bytes.len(), 5)); // dropped, and given back, there
+/// });
+/// assert_eq!(buffers.stats().leased, 0);
+/// # Ok::<(), pooled::PoolFull>(())
+/// ```
+///
+/// A lease that is forgotten (`mem::forget`) keeps its object out of the pool for good, counted
+/// in [`Stats::leased`](crate::Stats::leased). If the object's reset panics as the lease drops,
+/// its slot is retired rather than reused half reset, counted in
+/// [`Stats::retired`](crate::Stats::retired).
+pub struct SyncLease<'a, T: Pooled> {
+    slots: &'a Slots<T>,
+    index: u32,
+    /// Dropped by hand, before the slot goes back or turns live: under loom the pointer marks
+    /// a write in progress, which must end before another thread may reach the object.
+    value: ManuallyDrop<MutPtr<T>>,
+}
+
+// SAFETY: a lease reaches only its own object, which no one else reaches while it is out (so
+// `T: Send` suffices to use and reset it on another thread), and the pool's atomics.
+unsafe impl<T: Pooled + Send> Send for SyncLease<'_, T> {}
+
+// SAFETY: a shared lease gives only `&T`.
+unsafe impl<T: Pooled + Sync> Sync for SyncLease<'_, T> {}
+
+impl<'a, T: Pooled> SyncLease<'a, T> {
+    /// A lease of slot `index`, which the caller took off the free list and filled.
+    pub(crate) fn new(slots: &'a Slots<T>, index: u32, value: MutPtr<T>) -> Self {
+        let slot = slots.owned(index);
+        slot.life.lend();
+        slot.counts.create();
+        Self {
+            slots,
+            index,
+            value: ManuallyDrop::new(value),
+        }
+    }
+
+    /// Hands the object over to handle management: it becomes live, reachable by the returned
+    /// handle from any thread, until it is released.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4, sync)]
+    /// # struct Request { body: Vec<u8> }
+    /// let pool = RequestPool::new();
+    /// let mut lease = pool.acquire(|_| {})?;
+    /// lease.body.extend_from_slice(b"GET /");
+    /// let kept = lease.into_handle();
+    /// assert_eq!(pool.get(kept).unwrap().body, b"GET /");
+    /// assert_eq!(pool.len(), 1);
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    pub fn into_handle(self) -> Handle<T> {
+        // Not dropped: the object stays, now live.
+        let mut this = ManuallyDrop::new(self);
+        // SAFETY: the pointer is not used after this, and the lease is not dropped.
+        unsafe { ManuallyDrop::drop(&mut this.value) };
+        this.slots.publish(this.index)
+    }
+}
+
+impl<T: Pooled> Deref for SyncLease<'_, T> {
+    type Target = T;
+
+    #[inline]
+    fn deref(&self) -> &T {
+        // SAFETY: the lease owns its slot (see `Slot`), and `&self` rules out its own `&mut T`.
+        unsafe { cell::shared(&self.value) }
+    }
+}
+
+impl<T: Pooled> DerefMut for SyncLease<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: the lease owns its slot (see `Slot`), and `&mut self` makes this the only
+        // reference to the object.
+        unsafe { MutPtr::deref(&self.value) }
+    }
+}
+
+impl<T: Pooled> Drop for SyncLease<'_, T> {
+    fn drop(&mut self) {
+        let slot = self.slots.owned(self.index);
+        slot.counts.release();
+        let retire = scopeguard::guard((), |()| slot.life.retire());
+        // SAFETY: the lease owns its slot (see `Slot`), and is being dropped: no other
+        // reference to the object exists.
+        unsafe { MutPtr::deref(&self.value) }.reset_at_release();
+        ScopeGuard::into_inner(retire);
+        // SAFETY: the pointer is not used after this.
+        unsafe { ManuallyDrop::drop(&mut self.value) };
+        self.slots.give_back(self.index);
+    }
+}
+
+impl<T: Pooled + fmt::Debug> fmt::Debug for SyncLease<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("SyncLease").field(&**self).finish()
+    }
+}

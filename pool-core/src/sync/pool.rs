@@ -1,0 +1,436 @@
+use super::guard::SyncGuard;
+use super::lease::SyncLease;
+use super::lifecycle::Released;
+use super::slots::Slots;
+use crate::slot::INDEX_END;
+use crate::{Handle, PoolFull, Pooled, StaleHandle, Stats, offset};
+use core::fmt;
+use core::marker::PhantomData;
+
+/// A fixed number of `T`s, built up front and shared by many threads: `create`, `get`,
+/// `release` and `acquire` take `&self`, never block, and never allocate.
+///
+/// `#[derive(Pooled)]` with `#[pool(size = N, sync)]` names it for the struct: `JobPool` is
+/// `SyncPool<Job>`. It keeps the promises of [`Pool`](crate::Pool): every object is built in
+/// [`new`](SyncPool::new), a [`Handle`] never reaches an object created after its own was
+/// released, and an object is reset before it is reused. What differs:
+///
+/// - [`get`](SyncPool::get) returns a [`SyncGuard`], not `&T`. Another thread may release the
+///   object while the guard is out: the handle goes stale at once, and the object is reset and
+///   its slot freed when the last guard drops. Objects are read-only through a guard; to mutate
+///   one shared across threads, give it interior mutability (atomics, a `Mutex` field), or use
+///   [`get_mut`](SyncPool::get_mut) with `&mut SyncPool`.
+/// - A full pool fails (`on_full = fail`, the default) or panics (`on_full = panic`); it cannot
+///   evict (that would reset an object another thread may be reading) nor grow (no lock-free
+///   growth without moving objects or an unbounded table of chunks).
+/// - There is no iteration: the set of live objects changes under any iterator.
+/// - [`stats`](SyncPool::stats) read while other threads work is approximate (see there).
+///
+/// The pool is `Send` when `T` is, and `Sync` when `T` is `Send` and `Sync`. The free list is a
+/// lock-free stack whose head carries a tag bumped on every change, so it has no ABA problem;
+/// each slot keeps its version, state and count of guards in one atomic word, as sharded-slab's
+/// slots do.
+///
+/// ```
+/// use pooled::Pooled;
+/// use std::thread;
+///
+/// #[derive(Pooled)]
+/// #[pool(size = 64, sync)]
+/// struct Job {
+///     id: u64,
+///     payload: Vec<u8>,
+/// }
+///
+/// let jobs = JobPool::new();
+/// thread::scope(|s| {
+///     for worker in 0..4 {
+///         let jobs = &jobs;
+///         s.spawn(move || {
+///             for id in 0..100 {
+///                 let job = jobs.create(|j| j.id = worker * 1000 + id).unwrap();
+///                 assert_eq!(jobs.get(job).unwrap().id, worker * 1000 + id);
+///                 jobs.release(job).unwrap();
+///             }
+///         });
+///     }
+/// });
+/// assert!(jobs.is_empty());
+/// assert_eq!(jobs.stats().created, 400);
+/// ```
+pub struct SyncPool<T: Pooled, S = <T as Pooled>::Strategy> {
+    slots: Slots<T>,
+    strategy: PhantomData<fn() -> S>,
+}
+
+impl<T: Pooled, S> SyncPool<T, S> {
+    /// The largest capacity a pool can have: slot indices are 32-bit.
+    pub const MAX_CAPACITY: usize = INDEX_END;
+
+    /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N, sync)]`): the
+    /// one allocation the pool makes.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 64, sync)]
+    /// # struct Job { id: u64 }
+    /// let jobs = JobPool::new();
+    /// assert_eq!(jobs.capacity(), 64);
+    /// ```
+    ///
+    /// # Panics
+    /// If `T::SIZE` exceeds [`MAX_CAPACITY`](SyncPool::MAX_CAPACITY).
+    pub fn new() -> Self {
+        Self::with_capacity(T::SIZE)
+    }
+
+    /// Builds a pool of `capacity` blank objects.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 64, sync)]
+    /// # struct Job { id: u64 }
+    /// assert_eq!(JobPool::with_capacity(8).capacity(), 8);
+    /// ```
+    ///
+    /// # Panics
+    /// If `capacity` exceeds [`MAX_CAPACITY`](SyncPool::MAX_CAPACITY).
+    pub fn with_capacity(capacity: usize) -> Self {
+        assert!(
+            capacity <= Self::MAX_CAPACITY,
+            "a pool holds at most {} objects, not {capacity}",
+            Self::MAX_CAPACITY,
+        );
+        Self {
+            slots: Slots::new(capacity, offset::next()),
+            strategy: PhantomData,
+        }
+    }
+
+    /// The number of slots, live or not.
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.slots.capacity()
+    }
+
+    /// The number of live objects: those reachable by handle. O(capacity): it counts the live
+    /// slots, one load each. While other threads create and release, it is a snapshot that may
+    /// already be out of date (see [`stats`](SyncPool::stats)).
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4, sync)]
+    /// # struct Job { id: u64 }
+    /// let jobs = JobPool::new();
+    /// let job = jobs.create(|_| {})?;
+    /// assert_eq!(jobs.len(), 1);
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.slots.live()
+    }
+
+    /// Whether no object is live (a snapshot, as [`len`](SyncPool::len)).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Takes a free slot, hands its blank object to `init`, and publishes the object to every
+    /// thread; an error, changing nothing but [`Stats::failed`], when no slot is free.
+    ///
+    /// It never blocks, panics or allocates, whatever the strategy. If `init` panics, the slot
+    /// is reset and goes back to the pool.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1, sync)]
+    /// # struct Job { id: u64 }
+    /// let jobs = JobPool::new();
+    /// let job = jobs.try_create(|j| j.id = 7)?;
+    /// assert_eq!(jobs.get(job).unwrap().id, 7);
+    /// assert!(jobs.try_create(|_| {}).is_err()); // full
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when every slot is in use; `init` is not called.
+    #[inline]
+    pub fn try_create(&self, init: impl FnOnce(&mut T)) -> Result<Handle<T>, PoolFull> {
+        self.try_create_with_handle(|_, object| init(object))
+    }
+
+    /// [`try_create`](SyncPool::try_create), with `init` seeing the handle the object will have.
+    ///
+    /// ```
+    /// # use pooled::{Handle, Pooled};
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4, sync)]
+    /// # struct Node { me: Option<Handle<Node>> }
+    /// let nodes = NodePool::new();
+    /// let node = nodes.try_create_with_handle(|handle, node| node.me = Some(handle))?;
+    /// assert_eq!(nodes.get(node).unwrap().me, Some(node));
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when every slot is in use; `init` is not called.
+    #[inline]
+    pub fn try_create_with_handle(
+        &self,
+        init: impl FnOnce(Handle<T>, &mut T),
+    ) -> Result<Handle<T>, PoolFull> {
+        self.create_in_free_slot(init).ok_or_else(|| self.refuse())
+    }
+
+    /// Lends a blank object, set up by `init`, if a slot is free; it comes back, reset, when the
+    /// [`SyncLease`] drops, on whatever thread. It never blocks, panics or allocates.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1, sync)]
+    /// # struct Buffer { bytes: Vec<u8> }
+    /// let buffers = BufferPool::new();
+    /// let lease = buffers.try_acquire(|b| b.bytes.push(1))?;
+    /// assert!(buffers.try_acquire(|_| {}).is_err());
+    /// drop(lease);
+    /// assert!(buffers.try_acquire(|b| assert!(b.bytes.is_empty())).is_ok());
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when no slot is free; `init` is not called.
+    #[inline]
+    pub fn try_acquire(&self, init: impl FnOnce(&mut T)) -> Result<SyncLease<'_, T>, PoolFull> {
+        self.lend(init).ok_or_else(|| self.refuse())
+    }
+
+    /// A guard reading the object `handle` names, or `None` once the object has been released
+    /// (even if guards from before the release are still out), or if the handle is from another
+    /// pool. Lock-free: a compare-and-swap on the slot's state word.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4, sync)]
+    /// # struct Job { id: u64 }
+    /// let jobs = JobPool::new();
+    /// let job = jobs.create(|j| j.id = 3)?;
+    /// assert_eq!(jobs.get(job).map(|j| j.id), Some(3));
+    /// jobs.release(job).unwrap();
+    /// assert!(jobs.get(job).is_none());
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    #[inline]
+    pub fn get(&self, handle: Handle<T>) -> Option<SyncGuard<'_, T>> {
+        let slot = self.slots.slot(handle)?;
+        if !slot.life.add_guard(handle.version()) {
+            return None;
+        }
+        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+        let index = handle.index() as u32;
+        Some(SyncGuard::new(&self.slots, index, slot.value()))
+    }
+
+    /// The object `handle` names, mutably, through an exclusive borrow of the pool (so no guard
+    /// or lease is out), or `None` once it has been released.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4, sync)]
+    /// # struct Job { id: u64 }
+    /// let mut jobs = JobPool::new();
+    /// let job = jobs.create(|_| {})?;
+    /// jobs.get_mut(job).unwrap().id = 9;
+    /// assert_eq!(jobs.get(job).unwrap().id, 9);
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    #[cfg(not(loom))]
+    #[inline]
+    pub fn get_mut(&mut self, handle: Handle<T>) -> Option<&mut T> {
+        let slot = self.slots.slot_mut(handle)?;
+        if slot.life.is_live_at(handle.version()) {
+            Some(slot.value_mut())
+        } else {
+            None
+        }
+    }
+
+    /// Whether `handle` names a live object of this pool (a snapshot: another thread may
+    /// release it right after).
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4, sync)]
+    /// # struct Job { id: u64 }
+    /// let jobs = JobPool::new();
+    /// let job = jobs.create(|_| {})?;
+    /// assert!(jobs.contains(job));
+    /// jobs.release(job).unwrap();
+    /// assert!(!jobs.contains(job));
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    #[inline]
+    pub fn contains(&self, handle: Handle<T>) -> bool {
+        self.slots
+            .slot(handle)
+            .is_some_and(|slot| slot.life.is_live_at(handle.version()))
+    }
+
+    /// Releases the object `handle` names: the handle, and every copy of it, goes stale at once.
+    /// The object is reset and its slot freed now if no [`SyncGuard`] reads it, or else when the
+    /// last guard drops. Of two threads releasing the same handle, exactly one succeeds.
+    ///
+    /// If the reset panics, the slot is retired (counted in [`Stats::retired`]) rather than
+    /// reused half reset, and the panic goes on from here (or from the last guard's drop).
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4, sync)]
+    /// # struct Job { payload: Vec<u8> }
+    /// let jobs = JobPool::new();
+    /// let job = jobs.create(|j| j.payload.push(1))?;
+    /// assert!(jobs.release(job).is_ok());
+    /// assert!(jobs.release(job).is_err()); // already released
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`StaleHandle`] when the object was already released, or the handle is from another
+    /// pool; nothing changes.
+    #[inline]
+    pub fn release(&self, handle: Handle<T>) -> Result<(), StaleHandle> {
+        let released = self
+            .slots
+            .slot(handle)
+            .and_then(|slot| slot.life.release(handle.version()));
+        match released {
+            Some(released) => {
+                if let Released::Reclaim = released {
+                    #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+                    self.slots.reclaim(handle.index() as u32);
+                }
+                Ok(())
+            }
+            None => Err(StaleHandle::new(handle)),
+        }
+    }
+
+    /// A snapshot of the pool's occupancy and traffic, added up over the slots: O(capacity).
+    ///
+    /// Each slot keeps its own counts, written by the one thread that owns the slot at the
+    /// time with relaxed ordering, so that counting costs creating and releasing threads no
+    /// shared counter. Read while other threads create and release, each slot is read at its
+    /// own moment: the figures may disagree with each other by the operations in flight
+    /// (`live + leased + free + retired` need not add up to `capacity`; a released object that
+    /// a guard still reads is in none of them). Once the threads are done (joined), every
+    /// figure is exact. `high_water` is the number of slots that have ever held an object:
+    /// the free list is last in, first out, so a slot is used for the first time only when
+    /// every slot used before is taken. `evicted` is always 0 and `chunks` 1.
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 8, sync)]
+    /// # struct Job { id: u64 }
+    /// let jobs = JobPool::new();
+    /// std::thread::scope(|s| {
+    ///     for _ in 0..2 {
+    ///         s.spawn(|| {
+    ///             let job = jobs.create(|_| {}).unwrap();
+    ///             jobs.release(job).unwrap();
+    ///             jobs.create(|_| {}).unwrap();
+    ///         });
+    ///     }
+    /// });
+    /// let stats = jobs.stats(); // exact: the threads are joined
+    /// assert_eq!((stats.live, stats.free, stats.created, stats.released), (2, 6, 4, 2));
+    /// ```
+    pub fn stats(&self) -> Stats {
+        let tally = self.slots.tally();
+        Stats {
+            capacity: self.capacity(),
+            live: tally.live,
+            leased: tally.leased,
+            free: tally.free,
+            high_water: tally.used,
+            created: tally.created,
+            released: tally.released,
+            failed: self.slots.failed(),
+            evicted: 0,
+            chunks: 1,
+            retired: tally.retired,
+        }
+    }
+
+    /// Fills a free slot and makes it live; `None` when no slot is free.
+    #[inline]
+    pub(crate) fn create_in_free_slot(
+        &self,
+        init: impl FnOnce(Handle<T>, &mut T),
+    ) -> Option<Handle<T>> {
+        let (index, object) = self.slots.take_free(init)?;
+        // The charge of the object ends before other threads can reach it.
+        #[cfg_attr(
+            not(loom),
+            expect(clippy::drop_non_drop, reason = "loom's pointer has drop")
+        )]
+        drop(object);
+        self.slots.owned(index).counts.create();
+        Some(self.slots.publish(index))
+    }
+
+    /// Lends the object of a free slot, set up by `init`; `None` when no slot is free.
+    #[inline]
+    pub(crate) fn lend(&self, init: impl FnOnce(&mut T)) -> Option<SyncLease<'_, T>> {
+        let (index, object) = self.slots.take_free(|_, object| init(object))?;
+        Some(SyncLease::new(&self.slots, index, object))
+    }
+
+    #[cfg(all(test, not(loom)))]
+    pub(crate) fn force_version(&mut self, index: usize, relative: u32) {
+        self.slots.force_version(index, relative);
+    }
+
+    /// Counts a refusal, and the error saying so.
+    #[cold]
+    pub(crate) fn refuse(&self) -> PoolFull {
+        self.slots.fail();
+        PoolFull::new(self.capacity())
+    }
+
+    /// Counts a refusal, and panics saying so.
+    #[cold]
+    #[track_caller]
+    pub(crate) fn panic_full(&self) -> ! {
+        self.slots.fail();
+        panic!(
+            "{} is full: all {} slots are in use (high water {}); raise `#[pool(size = N)]` or release objects sooner",
+            T::NAME,
+            self.capacity(),
+            self.slots.tally().used,
+        );
+    }
+}
+
+impl<T: Pooled, S> Default for SyncPool<T, S> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Shows the [`Stats`] under the pool's name, not the objects.
+impl<T: Pooled, S> fmt::Debug for SyncPool<T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.stats().debug_as(T::NAME, f)
+    }
+}

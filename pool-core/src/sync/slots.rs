@@ -1,0 +1,234 @@
+//! The shared state of a sync pool, which guards and leases reach through `&`: the slots, the
+//! free list and the count of refusals.
+
+use super::atomic::{AtomicU32, AtomicU64, Ordering};
+use super::cell::{MutPtr, UnsafeCell};
+use super::counts::{SlotCounts, Tally};
+use super::free_list::FreeList;
+use super::lifecycle::{Lifecycle, Phase};
+use crate::pooled::blank;
+use crate::slot::NIL;
+use crate::{Handle, Pooled};
+use alloc::boxed::Box;
+use core::num::NonZeroU32;
+use scopeguard::ScopeGuard;
+
+/// One place in a sync pool: an object, built once and reused, its state word, and its link in
+/// the free list.
+///
+/// Who may touch the object (the unsafe contract, kept by [`Slots`]):
+/// - while the state word says live, or releasing with guards out, only guards, and only to
+///   read it;
+/// - otherwise only the one thread that owns the slot: it took the slot off the free list (to
+///   fill it, or for a lease), or it reclaimed it (the releaser when no guard was out, or the
+///   last guard to drop).
+pub(crate) struct Slot<T> {
+    pub(crate) life: Lifecycle,
+    pub(crate) counts: SlotCounts,
+    next: AtomicU32,
+    value: UnsafeCell<T>,
+}
+
+/// The slots, the free list threaded through them and the count of refusals.
+pub(crate) struct Slots<T> {
+    all: Box<[Slot<T>]>,
+    free: FreeList,
+    /// Creations refused because the pool was full: rare, so shared.
+    failed: AtomicU64,
+    /// The version at which a slot retires instead of going back on the free list: it has had
+    /// 2³¹ − 1 lives, and its next version would come round to those of its first.
+    retired_at: u32,
+}
+
+// SAFETY: the slots hand out `&T` to guards on any thread (so `T: Sync`) and let any thread
+// fill, reset and drop objects made on another (so `T: Send`); everything else is atomics.
+unsafe impl<T: Send + Sync> Sync for Slots<T> {}
+
+impl<T: Pooled> Slots<T> {
+    /// `capacity` blank objects, all free, their versions counted from `offset`.
+    pub(crate) fn new(capacity: usize, offset: u32) -> Self {
+        let slots = (0..capacity)
+            .map(|index| {
+                let next = u32::try_from(index + 1)
+                    .ok()
+                    .filter(|_| index + 1 < capacity)
+                    .unwrap_or(NIL);
+                Slot {
+                    life: Lifecycle::new(offset),
+                    counts: SlotCounts::default(),
+                    next: AtomicU32::new(next),
+                    value: UnsafeCell::new(blank::<T>()),
+                }
+            })
+            .collect();
+        Self {
+            all: slots,
+            free: FreeList::new(capacity),
+            failed: AtomicU64::new(0),
+            retired_at: offset.wrapping_sub(2),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn capacity(&self) -> usize {
+        self.all.len()
+    }
+
+    /// Counts a creation refused because the pool was full.
+    pub(crate) fn fail(&self) {
+        self.failed.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn failed(&self) -> u64 {
+        self.failed.load(Ordering::Relaxed)
+    }
+
+    /// Adds up what the slots hold and have held: O(capacity).
+    pub(crate) fn tally(&self) -> Tally {
+        let mut tally = Tally::default();
+        for slot in &self.all {
+            match slot.life.phase() {
+                Phase::Free => tally.free += 1,
+                Phase::Live => tally.live += 1,
+                Phase::Releasing => {}
+                Phase::Lent => tally.leased += 1,
+                Phase::Retired => tally.retired += 1,
+            }
+            let created = slot.counts.created();
+            tally.used += usize::from(created > 0);
+            tally.created += created;
+            tally.released += slot.counts.released();
+        }
+        tally
+    }
+
+    /// Counts live slots only, for `len`: O(capacity).
+    pub(crate) fn live(&self) -> usize {
+        self.all
+            .iter()
+            .filter(|slot| slot.life.phase() == Phase::Live)
+            .count()
+    }
+
+    /// The slot `handle` points into, if the pool has one there.
+    #[inline]
+    pub(crate) fn slot(&self, handle: Handle<T>) -> Option<&Slot<T>> {
+        self.all.get(handle.index())
+    }
+
+    #[cfg(not(loom))]
+    #[inline]
+    pub(crate) fn slot_mut(&mut self, handle: Handle<T>) -> Option<&mut Slot<T>> {
+        self.all.get_mut(handle.index())
+    }
+
+    /// Takes a free slot, resets its plain data and hands the object to `init` with the handle
+    /// it will have if made live; the slot's index and a pointer to its object, in the caller's
+    /// sole charge. `None` when no slot is free. If `init` panics, the object is reset and the
+    /// slot goes back on the free list.
+    #[inline]
+    pub(crate) fn take_free(
+        &self,
+        init: impl FnOnce(Handle<T>, &mut T),
+    ) -> Option<(u32, MutPtr<T>)> {
+        let index = self.free.pop(|index| &self.all[index as usize].next)?;
+        let slot = &self.all[index as usize];
+        let version = NonZeroU32::MIN | slot.life.next_version();
+        let handle = Handle::new(index, version);
+        let object = slot.value.get_mut();
+        {
+            // SAFETY: the slot was just taken off the free list, so this thread owns it (see
+            // `Slot`): no other reference to the object exists.
+            let value = unsafe { object.deref() };
+            value.reset_at_reuse();
+            let mut value = scopeguard::guard(value, |value| {
+                value.reset_at_release();
+                self.untake(index);
+            });
+            init(handle, &mut value);
+            ScopeGuard::into_inner(value);
+        }
+        Some((index, object))
+    }
+
+    /// The slot at `index`, which the caller owns.
+    #[inline]
+    pub(crate) fn owned(&self, index: u32) -> &Slot<T> {
+        &self.all[index as usize]
+    }
+
+    /// Makes the slot the caller filled (or leased) live, and returns its handle.
+    #[inline]
+    pub(crate) fn publish(&self, index: u32) -> Handle<T> {
+        let life = &self.all[index as usize].life;
+        let version = NonZeroU32::MIN | life.next_version();
+        life.publish();
+        Handle::new(index, version)
+    }
+
+    /// Puts a free slot the caller owns, its object reset, back on the free list.
+    #[inline]
+    pub(crate) fn untake(&self, index: u32) {
+        self.free.push(index, &self.all[index as usize].next);
+    }
+
+    /// Frees a released or lent slot the caller owns, its object reset.
+    #[inline]
+    pub(crate) fn give_back(&self, index: u32) {
+        self.all[index as usize].life.set_free();
+        self.untake(index);
+    }
+
+    /// Resets the object of a released slot the caller reclaimed (no guard is out) and frees
+    /// the slot, or retires it if its versions are used up. If the reset panics, the slot is
+    /// retired, so that no half-reset object is handed out again.
+    pub(crate) fn reclaim(&self, index: u32) {
+        let slot = &self.all[index as usize];
+        slot.counts.release();
+        let retire = scopeguard::guard((), |()| slot.life.retire());
+        self.reset(index);
+        if slot.life.version() == self.retired_at {
+            return;
+        }
+        ScopeGuard::into_inner(retire);
+        self.give_back(index);
+    }
+
+    /// Counts a guard of slot `index` out; true when the caller must now reclaim the slot.
+    #[inline]
+    pub(crate) fn drop_guard(&self, index: u32) -> bool {
+        self.all[index as usize].life.drop_guard()
+    }
+
+    /// Moves free slot `index` to version `relative`, counted from the pool's offset.
+    #[cfg(all(test, not(loom)))]
+    pub(crate) fn force_version(&mut self, index: usize, relative: u32) {
+        let offset = self.retired_at.wrapping_add(2);
+        self.all[index]
+            .life
+            .force_version(offset.wrapping_add(relative));
+    }
+
+    /// Resets the object of a slot the caller owns (see `Slot`).
+    #[inline]
+    pub(crate) fn reset(&self, index: u32) {
+        let object = self.all[index as usize].value.get_mut();
+        // SAFETY: the caller owns the slot: no other reference to the object exists.
+        unsafe { object.deref() }.reset_at_release();
+    }
+}
+
+impl<T> Slot<T> {
+    /// A pointer to the object, for a guard to read.
+    #[inline]
+    pub(crate) fn value(&self) -> super::cell::ConstPtr<T> {
+        self.value.get()
+    }
+
+    /// The object, through an exclusive borrow: no guard or lease can be out.
+    #[cfg(not(loom))]
+    #[inline]
+    pub(crate) fn value_mut(&mut self) -> &mut T {
+        self.value.exclusive()
+    }
+}

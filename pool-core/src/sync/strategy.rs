@@ -1,0 +1,113 @@
+//! The methods of a sync pool that differ by what a full pool does.
+
+use super::lease::SyncLease;
+use super::pool::SyncPool;
+use crate::{Fail, Handle, Panic, PoolFull, Pooled};
+
+impl<T: Pooled> SyncPool<T, Fail> {
+    /// Takes a free slot, hands its blank object to `init`, and publishes the object to every
+    /// thread; an error when the pool is full. The same as
+    /// [`try_create`](SyncPool::try_create).
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1, sync)]
+    /// # struct Job { id: u64 }
+    /// let jobs = JobPool::new();
+    /// let job = jobs.create(|j| j.id = 1)?;
+    /// assert!(jobs.create(|_| {}).is_err()); // full
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when every slot is in use; `init` is not called.
+    #[inline]
+    pub fn create(&self, init: impl FnOnce(&mut T)) -> Result<Handle<T>, PoolFull> {
+        self.try_create(init)
+    }
+
+    /// [`create`](SyncPool::create), with `init` seeing the handle the object will have.
+    ///
+    /// # Errors
+    /// [`PoolFull`] when every slot is in use; `init` is not called.
+    #[inline]
+    pub fn create_with_handle(
+        &self,
+        init: impl FnOnce(Handle<T>, &mut T),
+    ) -> Result<Handle<T>, PoolFull> {
+        self.try_create_with_handle(init)
+    }
+
+    /// Lends a blank object, set up by `init`; it comes back, reset, when the [`SyncLease`]
+    /// drops. The same as [`try_acquire`](SyncPool::try_acquire).
+    ///
+    /// ```
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1, sync)]
+    /// # struct Buffer { bytes: Vec<u8> }
+    /// let buffers = BufferPool::new();
+    /// let mut buffer = buffers.acquire(|_| {})?;
+    /// buffer.bytes.push(1);
+    /// assert!(buffers.acquire(|_| {}).is_err()); // the one slot is lent
+    /// # Ok::<(), pooled::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when no slot is free; `init` is not called.
+    #[inline]
+    pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Result<SyncLease<'_, T>, PoolFull> {
+        self.try_acquire(init)
+    }
+}
+
+impl<T: Pooled> SyncPool<T, Panic> {
+    /// Takes a free slot, hands its blank object to `init`, and publishes the object to every
+    /// thread.
+    ///
+    /// ```should_panic
+    /// # use pooled::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1, sync, on_full = panic)]
+    /// # struct Job { id: u64 }
+    /// let jobs = JobPool::new();
+    /// let job = jobs.create(|j| j.id = 1); // a handle, not a `Result`
+    /// jobs.create(|_| {}); // panics: "JobPool is full: ..."
+    /// ```
+    ///
+    /// # Panics
+    /// When every slot is in use.
+    #[inline]
+    #[track_caller]
+    pub fn create(&self, init: impl FnOnce(&mut T)) -> Handle<T> {
+        self.create_with_handle(|_, object| init(object))
+    }
+
+    /// [`create`](SyncPool::create), with `init` seeing the handle the object will have.
+    ///
+    /// # Panics
+    /// When every slot is in use.
+    #[inline]
+    #[track_caller]
+    pub fn create_with_handle(&self, init: impl FnOnce(Handle<T>, &mut T)) -> Handle<T> {
+        match self.create_in_free_slot(init) {
+            Some(handle) => handle,
+            None => self.panic_full(),
+        }
+    }
+
+    /// Lends a blank object, set up by `init`; it comes back, reset, when the [`SyncLease`]
+    /// drops.
+    ///
+    /// # Panics
+    /// When no slot is free.
+    #[inline]
+    #[track_caller]
+    pub fn acquire(&self, init: impl FnOnce(&mut T)) -> SyncLease<'_, T> {
+        match self.lend(init) {
+            Some(lease) => lease,
+            None => self.panic_full(),
+        }
+    }
+}

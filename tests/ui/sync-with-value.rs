@@ -1,0 +1,11 @@
+//! `sync` is a flag, not a key with a value.
+
+use pooled::Pooled;
+
+#[derive(Pooled)]
+#[pool(size = 64, sync = true)]
+struct Job {
+    id: u64,
+}
+
+fn main() {}
