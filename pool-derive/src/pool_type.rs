@@ -141,7 +141,10 @@ pub(crate) fn expand(
         );
         (quote!(#krate::Pool), doc)
     };
-    let storage = storage.map(|storage| quote!(, #storage));
+    // A sync pool has no storage parameter (with `storage = inline` the derive reports an error).
+    let storage = storage
+        .filter(|_| input.attrs.sync.is_none())
+        .map(|storage| quote!(, #storage));
     let evictable =
         (input.attrs.on_full() == OnFull::Evict).then(|| evictable(input, where_clause));
     quote! {
