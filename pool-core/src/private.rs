@@ -1,9 +1,10 @@
 //! What generated code calls. Not public API: it changes without notice, which is why the
 //! `pooled` facade pins this crate to one exact version.
 
+#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
+pub use crate::SyncPool;
 pub use crate::{
     Evict, Evictable, Fail, Grow, Handle, Importance, Panic, Pool, PoolToken, Pooled, Reset,
-    SyncPool,
 };
 
 /// Applies an `evict_by` measure, which may be a path or a closure whose parameter type is

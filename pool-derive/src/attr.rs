@@ -187,15 +187,7 @@ pub(crate) fn container(
                         errors.at(span, "`evict_by` needs the measure of an object's importance, such as `evict_by = Voice::loudness`, a `fn(&Voice) -> K` where `K: Ord`");
                         return skip_value(&meta);
                     }
-                    match meta.value()?.parse()? {
-                        measure @ (Expr::Path(_) | Expr::Closure(_)) => {
-                            container.evict_by = Some((span, Some(measure)));
-                        }
-                        other => {
-                            errors.spanning(other, "`evict_by` takes a function or closure that measures an object's importance, such as `evict_by = Voice::loudness` or `evict_by = |v| v.priority`");
-                            container.evict_by = Some((span, None));
-                        }
-                    }
+                    container.evict_by = Some((span, evict_by_value(&meta, errors)?));
                 }
                 "name" => container.name = name_value(&meta, errors)?,
                 "vis" => container.vis = vis_value(&meta, errors)?,
@@ -245,6 +237,18 @@ pub(crate) fn container(
         }
     }
     container
+}
+
+/// The measure of `evict_by = <measure>`, or `None` if it is neither a path nor a closure
+/// (reported).
+fn evict_by_value(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Option<Expr>> {
+    match meta.value()?.parse()? {
+        measure @ (Expr::Path(_) | Expr::Closure(_)) => Ok(Some(measure)),
+        other => {
+            errors.spanning(other, "`evict_by` takes a function or closure that measures an object's importance, such as `evict_by = Voice::loudness` or `evict_by = |v| v.priority`");
+            Ok(None)
+        }
+    }
 }
 
 /// `sync`, a flag: its span, or `None` if it was given a value (reported).
