@@ -8,13 +8,11 @@
 //! live in what the caller holds: lifeguard's and object-pool's guards carry their objects, and
 //! `Vec<Box<Particle>>` is the container of the boxes.
 
-mod common;
-
 use bumpalo::Bump;
-use common::particle::{Particle, ParticlePool};
-use common::seed::{SeedFreeListPool, SeedScanPool};
-use common::{CAPACITY, Occupancy, Spawn};
 use pooled::Handle;
+use pooled_benches::particle::{Particle, ParticlePool};
+use pooled_benches::seed::{SeedFreeListPool, SeedScanPool};
+use pooled_benches::{CAPACITY, Occupancy, Spawn};
 use slotmap::{DefaultKey, DenseSlotMap, SlotMap};
 use std::hint::black_box;
 

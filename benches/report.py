@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
 """Turns the benchmark results into markdown tables and one SVG chart.
 
-Run after `cargo bench` (or `cargo bench -- --quick`), from anywhere:
+Run after `cargo bench -p pooled-benches` (or with `-- --quick`), from anywhere:
 
     python3 benches/report.py > /tmp/tables.md
-    cargo bench --bench memory > /tmp/memory.md
+    cargo bench -p pooled-benches --bench memory > /tmp/memory.md
     python3 benches/report.py --memory /tmp/memory.md > /tmp/tables.md
 
 It reads criterion's results, target/criterion/<group>/<function>[/<parameter>]/new/
 {benchmark.json,estimates.json}, and takes each benchmark's median (`median.point_estimate`, in
 ns). It prints, per workload, every peer's median time and the ratio pooled / peer (below 1:
 pooled is faster), and writes benches/chart.svg: those ratios as bars on a log scale, one group
-of bars per workload. With --memory, the table printed by `cargo bench --bench memory` is added,
+of bars per workload. With --memory, the table printed by `cargo bench -p pooled-benches --bench memory` is added,
 with the ratio of bytes per slot.
 
 Python 3.11 standard library only.
@@ -201,7 +201,7 @@ def memory_table(path: Path) -> tuple[str, list[tuple[str, float]]]:
         except ValueError:
             continue
     if not rows:
-        raise SystemExit(f"error: no table rows in {path}: pass the output of `cargo bench --bench memory`")
+        raise SystemExit(f"error: no table rows in {path}: pass the output of `cargo bench -p pooled-benches --bench memory`")
     bytes_of = {peer: per_slot for peer, per_slot, _ in rows}
     pooled = bytes_of.get("pooled")
     out = ["### memory\n"]
