@@ -50,8 +50,9 @@ impl Container for ParticlePool {
     }
 }
 
-/// The containers that store values and grow: slab, slotmap's two maps and thunderdome. Their
-/// iterators yield `(key, value)` except slotmap's `values()`.
+/// The containers that store values and grow: slab, slotmap's two maps and thunderdome.
+/// `|s| values` iterates the values of container `s`; `|k| remove` removes key `k` from that same
+/// `s` (their removals return different things).
 macro_rules! growable {
     ($type:ty, $name:literal, $key:ty, |$this:ident| $values:expr, |$k:ident| $remove:expr) => {
         impl Peer for $type {
