@@ -1,6 +1,6 @@
 //! Memory: for each peer, the heap bytes per slot of a container of 10,000 `Particle`s, built
 //! with its `with_capacity`/`new` and filled (10,000 live), and the size of its key or handle.
-//! Not a criterion bench: `cargo bench --bench memory` prints a markdown table.
+//! Not a criterion bench: `cargo bench -p pooled-benches --bench memory` prints a markdown table.
 //!
 //! Heap bytes are the peak (`bytes_max`) that `allocation_counter::measure` sees while the
 //! container is built and filled; the allocator's own per-allocation overhead is not counted.
@@ -8,13 +8,11 @@
 //! live in what the caller holds: lifeguard's and object-pool's guards carry their objects, and
 //! `Vec<Box<Particle>>` is the container of the boxes.
 
-mod common;
-
 use bumpalo::Bump;
-use common::particle::{Particle, ParticlePool};
-use common::seed::{SeedFreeListPool, SeedScanPool};
-use common::{CAPACITY, Occupancy, Spawn};
 use pooled::Handle;
+use pooled_benches::particle::{Particle, ParticlePool};
+use pooled_benches::seed::{SeedFreeListPool, SeedScanPool};
+use pooled_benches::{CAPACITY, Occupancy, Spawn};
 use slotmap::{DefaultKey, DenseSlotMap, SlotMap};
 use std::hint::black_box;
 

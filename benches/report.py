@@ -1,33 +1,18 @@
 #!/usr/bin/env python3
-"""Turns the benchmark results into markdown tables and one SVG chart.
+"""Criterion's results as markdown tables, one per workload, and benches/chart.svg.
 
-Run after `cargo bench` (or `cargo bench -- --quick`), from anywhere:
+    cargo bench -p pooled-benches && python3 benches/report.py > /tmp/tables.md
 
-    python3 benches/report.py > /tmp/tables.md
-    cargo bench --bench memory > /tmp/memory.md
-    python3 benches/report.py --memory /tmp/memory.md > /tmp/tables.md
-
-It reads criterion's results, target/criterion/<group>/<function>[/<parameter>]/new/
-{benchmark.json,estimates.json}, and takes each benchmark's median (`median.point_estimate`, in
-ns). It prints, per workload, every peer's median time and the ratio pooled / peer (below 1:
-pooled is faster), and writes benches/chart.svg: those ratios as bars on a log scale, one group
-of bars per workload. With --memory, the table printed by `cargo bench --bench memory` is added,
-with the ratio of bytes per slot.
-
-Python 3.11 standard library only.
+Reads target/criterion/<group>/<function>[/<parameter>]/new/{benchmark.json,estimates.json} and
+takes each benchmark's median (ns). Each table gives every peer's median and pooled / peer (below
+1: pooled is faster); the chart draws those ratios on a log scale. Python 3.11 stdlib only.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
-import os
-import platform
-import re
-import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -35,90 +20,29 @@ ROOT = Path(__file__).resolve().parent.parent
 CRITERION = ROOT / "target" / "criterion"
 CHART = ROOT / "benches" / "chart.svg"
 
-# The order of rows in tables and chart; peers not listed come after, alphabetically.
-PEERS = [
-    "pooled",
-    "pooled_lease",
-    "slab",
-    "slotmap",
-    "dense_slotmap",
-    "thunderdome",
-    "sharded_slab",
-    "lifeguard",
-    "object_pool",
-    "box",
-    "bumpalo",
-    "seed_scan",
-    "seed_free_list",
-    "vec",
-]
+# The order of rows and bars; peers not listed come after, alphabetically.
+PEERS = ["pooled", "pooled_lease", "slab", "slotmap", "dense_slotmap", "thunderdome",
+         "sharded_slab", "lifeguard", "object_pool", "box", "seed_scan", "seed_free_list", "vec"]
 
-# Other ways of running pooled: shown in the tables with their ratio to `pooled`, not charted.
-POOLED_VARIANTS = {"pooled_lease": "pooled through `acquire`/`Lease` drop"}
-
-NOTES = {
-    ("churn", "bumpalo"): "allocates 1024 objects, then `reset()`: frees nothing one by one",
-    ("churn", "vec"): "`swap_remove` + `push`",
-    ("reuse", "object_pool"): "clears each object itself: object-pool does not reset",
-    ("reuse", "box"): "fresh `Box` and buffers every time",
-    ("reuse", "slotmap"): "inserts fresh objects",
-    ("get", "sharded_slab"): "`get` returns a reference-counting guard",
-}
-
-
-@dataclass(frozen=True)
-class Workload:
-    key: str  # the chart's and the tables' name
-    group: str  # criterion group
-    parameter: str | None  # criterion parameter (value_str), if any
-    title: str
-    per: int | None  # divide the per-iteration median by this for the "per" column
-    per_label: str | None
-    iteration: str  # what one criterion iteration is
-
-
+# (title, criterion group, parameter, divide the median by this for the "per" column, its label)
 WORKLOADS = [
-    Workload("churn", "churn", None, "churn", 1024, "per step",
-             "1024 steps: release one random live object, create one (1024 slots, 512 live)"),
-    Workload("iterate 10%", "iterate", "10", "iterate, 10% live", None, None,
-             "sum `frames_left` over the live objects of 10,000 slots, 10% live"),
-    Workload("iterate 50%", "iterate", "50", "iterate, 50% live", None, None,
-             "sum `frames_left` over the live objects of 10,000 slots, 50% live"),
-    Workload("iterate 90%", "iterate", "90", "iterate, 90% live", None, None,
-             "sum `frames_left` over the live objects of 10,000 slots, 90% live"),
-    Workload("particles", "particles", None, "particle frame", None, None,
-             "one frame: spawn a burst of 200, animate all (about 8,000), release the dead"),
-    Workload("reuse", "reuse", None, "heavy reuse", 16, "per object",
-             "acquire 16 objects with a 4 KiB buffer, fill them, release them"),
-    Workload("get", "get", None, "get", 10_000, "per lookup",
-             "10,000 random lookups of live keys (10,000 slots, 50% live)"),
+    ("churn", "churn", None, 1024, "per step"),
+    ("iterate 10%", "iterate", "10", None, None),
+    ("iterate 50%", "iterate", "50", None, None),
+    ("iterate 90%", "iterate", "90", None, None),
+    ("particle frame", "particles", None, None, None),
+    ("heavy reuse", "reuse", None, 16, "per object"),
+    ("get", "get", None, 10_000, "per lookup"),
 ]
-
-
-def peer_rank(peer: str) -> tuple[int, str]:
-    return (PEERS.index(peer) if peer in PEERS else len(PEERS), peer)
 
 
 def load_criterion() -> dict[tuple[str, str, str | None], float]:
-    """(group, function, parameter) -> median in ns, for every benchmark criterion saved."""
+    """(group, function, parameter) -> median in ns."""
     results = {}
     for estimates in CRITERION.glob("**/new/estimates.json"):
-        directory = estimates.parent
-        try:
-            median = json.loads(estimates.read_text())["median"]["point_estimate"]
-        except (OSError, KeyError, ValueError) as error:
-            print(f"warning: skipping {estimates}: {error}", file=sys.stderr)
-            continue
-        meta_path = directory / "benchmark.json"
-        if meta_path.exists():
-            meta = json.loads(meta_path.read_text())
-            group, function = meta["group_id"], meta["function_id"]
-            parameter = meta.get("value_str")
-        else:  # fall back on the directory names: <group>/<function>[/<parameter>]/new
-            parts = directory.relative_to(CRITERION).parts[:-1]
-            group, function = parts[0], parts[1] if len(parts) > 1 else parts[0]
-            parameter = parts[2] if len(parts) > 2 else None
-        results[(group, function, parameter)] = float(median)
+        meta = json.loads((estimates.parent / "benchmark.json").read_text())
+        median = json.loads(estimates.read_text())["median"]["point_estimate"]
+        results[(meta["group_id"], meta["function_id"], meta.get("value_str"))] = float(median)
     return results
 
 
@@ -139,104 +63,30 @@ def format_ratio(ratio: float | None) -> str:
     return f"{ratio:.2f}" if ratio >= 0.1 else f"{ratio:.3f}"
 
 
-def workload_rows(workload: Workload, results) -> list[tuple[str, float]]:
-    rows = [
-        (function, median)
-        for (group, function, parameter), median in results.items()
-        if group == workload.group and parameter == workload.parameter
-    ]
-    return sorted(rows, key=lambda row: peer_rank(row[0]))
-
-
 def tables(results) -> tuple[str, dict[str, list[tuple[str, float]]]]:
-    """The markdown tables, and the ratios pooled / peer of every workload for the chart."""
-    out = []
-    ratios: dict[str, list[tuple[str, float]]] = {}
-    for workload in WORKLOADS:
-        rows = workload_rows(workload, results)
+    """The markdown tables, and every workload's ratios pooled / peer for the chart."""
+    out, ratios = [], {}
+    for title, group, parameter, per, per_label in WORKLOADS:
+        rows = sorted(
+            ((f, m) for (g, f, p), m in results.items() if g == group and p == parameter),
+            key=lambda row: (PEERS.index(row[0]) if row[0] in PEERS else len(PEERS), row[0]),
+        )
         if not rows:
-            print(f"warning: no results for {workload.title}", file=sys.stderr)
+            print(f"warning: no results for {title}", file=sys.stderr)
             continue
-        medians = dict(rows)
-        pooled = medians.get("pooled")
-        out.append(f"### {workload.title}\n")
-        out.append(f"One iteration: {workload.iteration}.\n")
-        header = "| peer | median / iteration |"
-        rule = "|---|---:|"
-        if workload.per:
-            header += f" median {workload.per_label} |"
-            rule += "---:|"
-        header += " pooled / peer | note |"
-        rule += "---:|---|"
-        out += [header, rule]
-        charted = []
+        pooled = dict(rows).get("pooled")
+        per_head = f" median {per_label} |" if per else ""
+        out += [f"### {title}\n", f"| peer | median |{per_head} pooled / peer |",
+                "|---|---:|" + ("---:|" if per else "") + "---:|"]
+        ratios[title] = []
         for peer, median in rows:
             ratio = pooled / median if pooled is not None else None
-            line = f"| {peer} | {format_time(median)} |"
-            if workload.per:
-                line += f" {format_time(median / workload.per)} |"
-            note = NOTES.get((workload.group, peer), POOLED_VARIANTS.get(peer, ""))
-            line += f" {format_ratio(ratio)} | {note} |"
-            out.append(line)
-            if ratio is not None and peer != "pooled" and peer not in POOLED_VARIANTS:
-                charted.append((peer, ratio))
-        if pooled is None:
-            out.append("\n(no `pooled` result: no ratios)")
+            per_cell = f" {format_time(median / per)} |" if per else ""
+            out.append(f"| {peer} | {format_time(median)} |{per_cell} {format_ratio(ratio)} |")
+            if ratio is not None and not peer.startswith("pooled"):
+                ratios[title].append((peer, ratio))
         out.append("")
-        ratios[workload.key] = charted
     return "\n".join(out), ratios
-
-
-def memory_table(path: Path) -> tuple[str, list[tuple[str, float]]]:
-    """The memory program's table with a ratio column, and the ratios for the chart."""
-    text = path.read_text()
-    intro = [line for line in text.splitlines() if line and not line.startswith("|")]
-    rows = []
-    for line in text.splitlines():
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if len(cells) < 6 or cells[0] in ("peer",) or set(cells[0]) <= set("-: "):
-            continue
-        try:
-            rows.append((cells[0], float(cells[1]), cells[2:]))
-        except ValueError:
-            continue
-    if not rows:
-        raise SystemExit(f"error: no table rows in {path}: pass the output of `cargo bench --bench memory`")
-    bytes_of = {peer: per_slot for peer, per_slot, _ in rows}
-    pooled = bytes_of.get("pooled")
-    out = ["### memory\n"]
-    out += [line for line in intro if not line.startswith(("Running", "Finished"))]
-    out += [
-        "",
-        "| peer | heap bytes / slot | pooled / peer | allocations | key | key bytes | Option<key> bytes |",
-        "|---|---:|---:|---:|---|---:|---:|",
-    ]
-    charted = []
-    for peer, per_slot, rest in sorted(rows, key=lambda row: peer_rank(row[0])):
-        ratio = pooled / per_slot if pooled is not None and per_slot > 0 else None
-        out.append(f"| {peer} | {per_slot:.1f} | {format_ratio(ratio)} | " + " | ".join(rest) + " |")
-        if ratio is not None and peer != "pooled":
-            charted.append((peer, ratio))
-    out.append("")
-    return "\n".join(out), charted
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        rustc = subprocess.run(
-            ["rustc", "--version"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        rustc = "rustc: unknown"
-    return f"{cpu}, {os.cpu_count()} logical cores, {platform.system()} {platform.release()}, {rustc}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -252,7 +102,6 @@ PALETTE = {
     "lifeguard": "#edc948",
     "object_pool": "#b07aa1",
     "box": "#ff9da7",
-    "bumpalo": "#9c755f",
     "seed_scan": "#bab0ac",
     "seed_free_list": "#6b6b6b",
     "vec": "#17becf",
@@ -346,37 +195,13 @@ def chart(ratios: dict[str, list[tuple[str, float]]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--memory",
-        type=Path,
-        metavar="FILE",
-        help="the output of `cargo bench --bench memory`, to add its table (and chart group)",
-    )
-    parser.add_argument(
-        "--chart", type=Path, default=CHART, help=f"where to write the SVG (default {CHART})"
-    )
-    args = parser.parse_args()
-
-    if not CRITERION.is_dir():
-        raise SystemExit(f"error: {CRITERION} does not exist: run `cargo bench` first")
-    results = load_criterion()
+    results = load_criterion() if CRITERION.is_dir() else {}
     if not results:
-        raise SystemExit(f"error: no criterion results under {CRITERION}")
-
+        raise SystemExit(f"error: no criterion results under {CRITERION}: run cargo bench first")
     text, ratios = tables(results)
-    print(f"<!-- generated by benches/report.py -->\n\nMachine: {machine()}\n")
-    print(
-        "Medians of criterion's samples; the ratio is pooled / peer: below 1, pooled is "
-        "faster.\n"
-    )
     print(text)
-    if args.memory:
-        memory, charted = memory_table(args.memory)
-        print(memory)
-        ratios["memory (bytes/slot)"] = charted
-    args.chart.write_text(chart(ratios))
-    print(f"wrote {args.chart}", file=sys.stderr)
+    CHART.write_text(chart(ratios))
+    print(f"wrote {CHART}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -2,16 +2,16 @@
 //! plainly in Rust. Neither checks generations: a "handle" is an index, and releasing an index
 //! twice, or using it after its particle died, is the caller's bug.
 
-use super::particle::Particle;
+use crate::particle::Particle;
 
 /// The chapter's first pool: a fixed array of particles, where a particle is in use while
 /// `frames_left > 0`.
-pub(crate) struct SeedScanPool {
+pub struct SeedScanPool {
     particles: Box<[Particle]>,
 }
 
 impl SeedScanPool {
-    pub(crate) fn new(capacity: usize) -> Self {
+    pub fn new(capacity: usize) -> Self {
         Self {
             particles: vec![Particle::default(); capacity].into_boxed_slice(),
         }
@@ -20,7 +20,7 @@ impl SeedScanPool {
     /// Scans from the start for the first unused particle, O(n), and initializes it; `None`
     /// when every particle is in use. `init` must set `frames_left > 0`.
     #[inline]
-    pub(crate) fn create(&mut self, init: impl FnOnce(&mut Particle)) -> Option<usize> {
+    pub fn create(&mut self, init: impl FnOnce(&mut Particle)) -> Option<usize> {
         let index = self.particles.iter().position(|p| !p.in_use())?;
         let particle = &mut self.particles[index];
         init(particle);
@@ -30,24 +30,24 @@ impl SeedScanPool {
 
     /// Marks the particle unused.
     #[inline]
-    pub(crate) fn release(&mut self, index: usize) {
+    pub fn release(&mut self, index: usize) {
         self.particles[index].frames_left = 0;
     }
 
     #[inline]
-    pub(crate) fn get(&self, index: usize) -> Option<&Particle> {
+    pub fn get(&self, index: usize) -> Option<&Particle> {
         self.particles.get(index).filter(|p| p.in_use())
     }
 
     /// The particles in use: every slot is visited.
     #[inline]
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &Particle> {
+    pub fn iter(&self) -> impl Iterator<Item = &Particle> {
         self.particles.iter().filter(|p| p.in_use())
     }
 
     /// Updates every particle in the array, skipping unused ones; a particle whose time is up
     /// becomes unused by itself.
-    pub(crate) fn animate(&mut self) {
+    pub fn animate(&mut self) {
         for particle in &mut self.particles {
             if particle.in_use() {
                 particle.animate();
@@ -56,11 +56,11 @@ impl SeedScanPool {
     }
 
     /// O(n): for checks outside the measurements.
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.iter().count()
     }
 
-    pub(crate) fn capacity(&self) -> usize {
+    pub fn capacity(&self) -> usize {
         self.particles.len()
     }
 }
@@ -74,13 +74,13 @@ enum Slot {
 
 /// The chapter's free-list pool: `create` pops the first available slot in O(1), and
 /// `animate` threads each particle that dies back onto the free list.
-pub(crate) struct SeedFreeListPool {
+pub struct SeedFreeListPool {
     slots: Box<[Slot]>,
     first_available: Option<usize>,
 }
 
 impl SeedFreeListPool {
-    pub(crate) fn new(capacity: usize) -> Self {
+    pub fn new(capacity: usize) -> Self {
         let slots = (0..capacity)
             .map(|i| Slot::Free {
                 next: (i + 1 < capacity).then_some(i + 1),
@@ -94,7 +94,7 @@ impl SeedFreeListPool {
 
     /// Pops the first available slot and initializes its particle; `None` when none is free.
     #[inline]
-    pub(crate) fn create(&mut self, init: impl FnOnce(&mut Particle)) -> Option<usize> {
+    pub fn create(&mut self, init: impl FnOnce(&mut Particle)) -> Option<usize> {
         let index = self.first_available?;
         let Slot::Free { next } = self.slots[index] else {
             unreachable!("the free list holds free slots")
@@ -109,7 +109,7 @@ impl SeedFreeListPool {
     /// Threads the slot back onto the free list. Unchecked, as in the chapter: the index must
     /// name a live particle.
     #[inline]
-    pub(crate) fn release(&mut self, index: usize) {
+    pub fn release(&mut self, index: usize) {
         debug_assert!(matches!(self.slots[index], Slot::Live(_)));
         self.slots[index] = Slot::Free {
             next: self.first_available,
@@ -118,7 +118,7 @@ impl SeedFreeListPool {
     }
 
     #[inline]
-    pub(crate) fn get(&self, index: usize) -> Option<&Particle> {
+    pub fn get(&self, index: usize) -> Option<&Particle> {
         match self.slots.get(index) {
             Some(Slot::Live(particle)) => Some(particle),
             _ => None,
@@ -127,7 +127,7 @@ impl SeedFreeListPool {
 
     /// The live particles: every slot is visited.
     #[inline]
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &Particle> {
+    pub fn iter(&self) -> impl Iterator<Item = &Particle> {
         self.slots.iter().filter_map(|slot| match slot {
             Slot::Live(particle) => Some(particle),
             Slot::Free { .. } => None,
@@ -135,7 +135,7 @@ impl SeedFreeListPool {
     }
 
     /// Animates every live particle, and threads each one that dies onto the free list.
-    pub(crate) fn animate(&mut self) {
+    pub fn animate(&mut self) {
         for (index, slot) in self.slots.iter_mut().enumerate() {
             if let Slot::Live(particle) = slot
                 && particle.animate()
@@ -149,11 +149,11 @@ impl SeedFreeListPool {
     }
 
     /// O(n): for checks outside the measurements.
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.iter().count()
     }
 
-    pub(crate) fn capacity(&self) -> usize {
+    pub fn capacity(&self) -> usize {
         self.slots.len()
     }
 }

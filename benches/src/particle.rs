@@ -7,25 +7,25 @@ use std::rc::Rc;
 /// `ParticlePool::with_capacity(10_000)`.
 #[derive(Pooled, Clone, Copy, Debug, Default, PartialEq)]
 #[pool(size = 1024)]
-pub(crate) struct Particle {
-    pub(crate) frames_left: u32,
-    pub(crate) x: f64,
-    pub(crate) y: f64,
-    pub(crate) vx: f64,
-    pub(crate) vy: f64,
+pub struct Particle {
+    pub frames_left: u32,
+    pub x: f64,
+    pub y: f64,
+    pub vx: f64,
+    pub vy: f64,
 }
 
 impl Particle {
     /// The seed's `inUse()`, for its scanning pool.
     #[inline]
-    pub(crate) fn in_use(&self) -> bool {
+    pub fn in_use(&self) -> bool {
         self.frames_left > 0
     }
 
     /// One frame of a live particle; true when it dies this frame (the seed's free-list
     /// `animate()`). Every peer of the particle-frame workload calls this.
     #[inline]
-    pub(crate) fn animate(&mut self) -> bool {
+    pub fn animate(&mut self) -> bool {
         self.x += self.vx;
         self.y += self.vy;
         self.frames_left -= 1;
@@ -55,10 +55,10 @@ impl lifeguard::Recycleable for Particle {
 // heavy reuse
 
 /// Bytes written into each heavy object's buffer.
-pub(crate) const BUFFER: usize = 4096;
+pub const BUFFER: usize = 4096;
 
 /// What each heavy object's buffer is filled from.
-pub(crate) static SOURCE: [u8; BUFFER] = source();
+pub static SOURCE: [u8; BUFFER] = source();
 
 const fn source() -> [u8; BUFFER] {
     let mut bytes = [0; BUFFER];
@@ -77,31 +77,31 @@ const fn source() -> [u8; BUFFER] {
 }
 
 /// Objects held at once per iteration of the heavy-reuse workload, and their names.
-pub(crate) const NAMES: [&str; 16] = [
+pub const NAMES: [&str; 16] = [
     "spark-00", "spark-01", "spark-02", "spark-03", "spark-04", "spark-05", "spark-06", "spark-07",
     "spark-08", "spark-09", "spark-10", "spark-11", "spark-12", "spark-13", "spark-14", "spark-15",
 ];
 
 /// Who a heavy object belongs to: shared through an `Rc` that must be let go at release.
 #[derive(Debug)]
-pub(crate) struct Owner {
-    pub(crate) name: &'static str,
+pub struct Owner {
+    pub name: &'static str,
 }
 
 /// An object worth reusing: a 4 KiB buffer, a name and a reference to its owner.
 #[derive(Pooled, Debug, Default)]
 #[pool(size = 16)]
-pub(crate) struct Heavy {
-    pub(crate) data: Vec<u8>,
-    pub(crate) name: String,
-    pub(crate) owner: Option<Rc<Owner>>,
+pub struct Heavy {
+    pub data: Vec<u8>,
+    pub name: String,
+    pub owner: Option<Rc<Owner>>,
 }
 
 impl Heavy {
     /// What every peer does with each object it acquires. On a reused object whose buffers
     /// kept their capacity this allocates nothing; on a fresh one it allocates both buffers.
     #[inline]
-    pub(crate) fn fill(&mut self, name: &str, owner: &Rc<Owner>) {
+    pub fn fill(&mut self, name: &str, owner: &Rc<Owner>) {
         self.data.extend_from_slice(&SOURCE);
         self.name.push_str(name);
         self.owner = Some(Rc::clone(owner));
@@ -109,7 +109,7 @@ impl Heavy {
 
     /// Back to blank, keeping the buffers' capacity: what the pools do at release.
     #[inline]
-    pub(crate) fn clear(&mut self) {
+    pub fn clear(&mut self) {
         self.data.clear();
         self.name.clear();
         self.owner = None;

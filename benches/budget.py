@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Checks pooled's instruction counts under callgrind against benches/budgets.toml.
+
+    cargo bench -p pooled-benches --bench callgrind -- --output-format=json > target/callgrind.jsonl
+    python3 benches/budget.py target/callgrind.jsonl
+
+Each line of the input is gungraun's JSON summary of one benchmark (function `churn`, id
+`pooled`...). Every case has a baseline `<peer>_base` that builds the same container and runs no
+operation; the figure per operation is (Ir - Ir of the baseline) / operations. Prints the table
+of every peer's figures and exits 1 if pooled exceeds a budget. Python 3.11 stdlib only.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+BUDGETS = Path(__file__).resolve().parent / "budgets.toml"
+PEERS = ["pooled", "slab", "slotmap", "dense_slotmap"]
+# benchmark function -> (operations per run, what one operation is); see benches/callgrind.rs.
+WORKLOADS = {
+    "churn": (1024, "step"),
+    "get": (10_000, "lookup"),
+    "iterate_10": (1_000, "live object"),
+    "iterate_50": (5_000, "live object"),
+    "iterate_90": (9_000, "live object"),
+    "frame": (1, "frame"),
+    "reuse": (16, "object"),
+}
+
+
+def instructions(path: Path) -> dict[tuple[str, str], int]:
+    """(function, id) -> total instructions (Ir) of that benchmark."""
+    counts = {}
+    for line in path.read_text().splitlines():
+        if not line.startswith("{"):
+            continue
+        summary = json.loads(line)
+        total = summary["profiles"][0]["data"]["total"]["metrics"]["Ir"]["values"]["new"]
+        counts[(summary["function_name"], summary["id"])] = total
+    return counts
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        raise SystemExit(__doc__)
+    counts = instructions(Path(sys.argv[1]))
+    budgets = tomllib.loads(BUDGETS.read_text())
+    per: dict[tuple[str, str], float] = {}
+    print("| workload | per | " + " | ".join(PEERS) + " | pooled's budget |")
+    print("|---|---|" + "---:|" * (len(PEERS) + 1))
+    for workload, (operations, unit) in WORKLOADS.items():
+        cells = []
+        for peer in PEERS:
+            try:
+                full, base = counts[(workload, peer)], counts[(workload, f"{peer}_base")]
+            except KeyError as missing:
+                raise SystemExit(f"error: no result for {missing} in {sys.argv[1]}") from None
+            per[(workload, peer)] = (full - base) / operations
+            cells.append(f"{per[(workload, peer)]:.2f}")
+        budget = budgets["pooled"][workload]
+        print(f"| {workload} | {unit} | " + " | ".join(cells) + f" | {budget} |")
+
+    failures = [
+        f"{workload}: pooled takes {per[(workload, 'pooled')]:.2f} instructions per "
+        f"{WORKLOADS[workload][1]}, over its budget of {budget}"
+        for workload, budget in budgets["pooled"].items()
+        if per[(workload, "pooled")] > budget
+    ]
+    allowed = budgets["relative"]["get_over_slotmap"]
+    over = per[("get", "pooled")] - per[("get", "slotmap")]
+    if over > allowed:
+        failures.append(
+            f"get: pooled takes {over:.2f} instructions per lookup more than slotmap, "
+            f"over the {allowed} allowed"
+        )
+    for failure in failures:
+        print(f"budget exceeded: {failure}", file=sys.stderr)
+    if not failures:
+        print(f"\nevery budget of {BUDGETS.name} met", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

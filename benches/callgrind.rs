@@ -1,0 +1,232 @@
+//! Instruction counts under callgrind (gungraun): the churn step, get, iteration at 10/50/90 %,
+//! the particle frame and heavy reuse, for pooled, slab, `SlotMap` and `DenseSlotMap`, on the
+//! same generic loops as the criterion benches (`workload`).
+//!
+//! Every peer's container is built, warmed up and checked in `setup` (not counted), which hands
+//! the benchmark a closure that runs the loop. Each case runs twice: `<peer>` runs the workload,
+//! `<peer>_base` the same closure with no operations. Their difference divided by the operation
+//! count is the figure per operation (`benches/budget.py`), with the call, the closure and the
+//! loop's own setup subtracted.
+//!
+//! ```sh
+//! cargo install gungraun-runner --version 0.20.0 --locked
+//! cargo bench -p pooled-benches --bench callgrind
+//! ```
+
+use gungraun::{library_benchmark, library_benchmark_group, main};
+use pooled_benches::particle::{Heavy, HeavyPool, NAMES, Owner, ParticlePool};
+use pooled_benches::{
+    Bursts, CAPACITY, CHURN_CAPACITY, CHURN_STEPS, Churn, Container, LOOKUPS, Lookups, Occupancy,
+    Release, Reuse, workload,
+};
+use slotmap::{DenseSlotMap, SlotMap};
+use std::hint::black_box;
+use std::rc::Rc;
+
+/// The measured closure: runs the workload's loop (or none of it, for the baseline).
+type Run = Box<dyn FnMut() -> u64>;
+
+/// `$body` with `$peer` the container of the named peer, built with `$capacity` slots.
+macro_rules! by_peer {
+    ($name:expr, $capacity:expr, |$peer:ident| $body:expr) => {
+        match $name {
+            "pooled" => {
+                let $peer = ParticlePool::with_capacity($capacity);
+                $body
+            }
+            "slab" => {
+                let $peer = slab::Slab::with_capacity($capacity);
+                $body
+            }
+            "slotmap" => {
+                let $peer = SlotMap::with_capacity($capacity);
+                $body
+            }
+            "dense_slotmap" => {
+                let $peer = DenseSlotMap::with_capacity($capacity);
+                $body
+            }
+            other => panic!("no peer {other}"),
+        }
+    };
+}
+
+fn churn_setup(peer: &str, steps: usize) -> Run {
+    fn run<P: Release + 'static>(steps: usize, peer: P) -> Run {
+        let churn = Churn::new();
+        let (mut peer, mut live) = workload::churned(&churn, peer);
+        let steps = churn.steps[..steps].to_vec();
+        Box::new(move || {
+            workload::churn(&mut peer, &mut live, &steps);
+            0
+        })
+    }
+    by_peer!(peer, CHURN_CAPACITY, |p| run(steps, p))
+}
+
+fn get_setup(peer: &str, lookups: usize) -> Run {
+    fn run<P: Container + Release + 'static>(lookups: usize, peer: P) -> Run
+    where
+        P::Key: Copy + 'static,
+    {
+        let l = Lookups::new();
+        let (peer, live) = workload::occupy(&l.occupancy, peer);
+        let keys = workload::lookups(&l, &peer, &live)[..lookups].to_vec();
+        Box::new(move || workload::get(black_box(&peer), &keys))
+    }
+    by_peer!(peer, CAPACITY, |p| run(lookups, p))
+}
+
+fn iterate_setup(peer: &str, percent: usize, iterate: bool) -> Run {
+    fn run<P: Container + Release + 'static>(percent: usize, iterate: bool, peer: P) -> Run {
+        let (peer, _) = workload::occupy(&Occupancy::new(percent), peer);
+        Box::new(move || {
+            if black_box(iterate) {
+                workload::sum(black_box(&peer))
+            } else {
+                0
+            }
+        })
+    }
+    by_peer!(peer, CAPACITY, |p| run(percent, iterate, p))
+}
+
+fn frame_setup(peer: &str, frames: usize) -> Run {
+    fn run<P: Container + 'static>(frames: usize, mut peer: P) -> Run {
+        let bursts = Bursts::new();
+        let first = workload::warm_up(&bursts, &mut peer);
+        Box::new(move || {
+            for n in first..first + frames {
+                workload::frame(&mut peer, bursts.burst(n));
+            }
+            0
+        })
+    }
+    by_peer!(peer, CAPACITY, |p| run(frames, p))
+}
+
+fn reuse_setup(peer: &str, rounds: usize) -> Run {
+    fn run<R: Reuse + 'static>(rounds: usize, mut peer: R) -> Run {
+        let owner = Rc::new(Owner { name: "emitter" });
+        let mut held = Vec::with_capacity(NAMES.len());
+        workload::check_reuse(&mut peer, &mut held, &owner);
+        Box::new(move || {
+            for _ in 0..rounds {
+                workload::reuse(&mut peer, &mut held, &owner);
+            }
+            0
+        })
+    }
+    match peer {
+        "pooled" => run(rounds, HeavyPool::new()),
+        "slab" => run(rounds, slab::Slab::<Heavy>::with_capacity(NAMES.len())),
+        "slotmap" => run(rounds, SlotMap::with_capacity(NAMES.len())),
+        "dense_slotmap" => run(rounds, DenseSlotMap::with_capacity(NAMES.len())),
+        other => panic!("no peer {other}"),
+    }
+}
+
+/// Runs the closure and leaks it, so that no container's drop is counted.
+fn measure(mut run: Run) -> u64 {
+    let sum = run();
+    std::mem::forget(run);
+    black_box(sum)
+}
+
+#[library_benchmark]
+#[bench::pooled(args = ("pooled", CHURN_STEPS), setup = churn_setup)]
+#[bench::pooled_base(args = ("pooled", 0), setup = churn_setup)]
+#[bench::slab(args = ("slab", CHURN_STEPS), setup = churn_setup)]
+#[bench::slab_base(args = ("slab", 0), setup = churn_setup)]
+#[bench::slotmap(args = ("slotmap", CHURN_STEPS), setup = churn_setup)]
+#[bench::slotmap_base(args = ("slotmap", 0), setup = churn_setup)]
+#[bench::dense_slotmap(args = ("dense_slotmap", CHURN_STEPS), setup = churn_setup)]
+#[bench::dense_slotmap_base(args = ("dense_slotmap", 0), setup = churn_setup)]
+fn churn(run: Run) -> u64 {
+    measure(run)
+}
+
+#[library_benchmark]
+#[bench::pooled(args = ("pooled", LOOKUPS), setup = get_setup)]
+#[bench::pooled_base(args = ("pooled", 0), setup = get_setup)]
+#[bench::slab(args = ("slab", LOOKUPS), setup = get_setup)]
+#[bench::slab_base(args = ("slab", 0), setup = get_setup)]
+#[bench::slotmap(args = ("slotmap", LOOKUPS), setup = get_setup)]
+#[bench::slotmap_base(args = ("slotmap", 0), setup = get_setup)]
+#[bench::dense_slotmap(args = ("dense_slotmap", LOOKUPS), setup = get_setup)]
+#[bench::dense_slotmap_base(args = ("dense_slotmap", 0), setup = get_setup)]
+fn get(run: Run) -> u64 {
+    measure(run)
+}
+
+#[library_benchmark]
+#[bench::pooled(args = ("pooled", 10, true), setup = iterate_setup)]
+#[bench::pooled_base(args = ("pooled", 10, false), setup = iterate_setup)]
+#[bench::slab(args = ("slab", 10, true), setup = iterate_setup)]
+#[bench::slab_base(args = ("slab", 10, false), setup = iterate_setup)]
+#[bench::slotmap(args = ("slotmap", 10, true), setup = iterate_setup)]
+#[bench::slotmap_base(args = ("slotmap", 10, false), setup = iterate_setup)]
+#[bench::dense_slotmap(args = ("dense_slotmap", 10, true), setup = iterate_setup)]
+#[bench::dense_slotmap_base(args = ("dense_slotmap", 10, false), setup = iterate_setup)]
+fn iterate_10(run: Run) -> u64 {
+    measure(run)
+}
+
+#[library_benchmark]
+#[bench::pooled(args = ("pooled", 50, true), setup = iterate_setup)]
+#[bench::pooled_base(args = ("pooled", 50, false), setup = iterate_setup)]
+#[bench::slab(args = ("slab", 50, true), setup = iterate_setup)]
+#[bench::slab_base(args = ("slab", 50, false), setup = iterate_setup)]
+#[bench::slotmap(args = ("slotmap", 50, true), setup = iterate_setup)]
+#[bench::slotmap_base(args = ("slotmap", 50, false), setup = iterate_setup)]
+#[bench::dense_slotmap(args = ("dense_slotmap", 50, true), setup = iterate_setup)]
+#[bench::dense_slotmap_base(args = ("dense_slotmap", 50, false), setup = iterate_setup)]
+fn iterate_50(run: Run) -> u64 {
+    measure(run)
+}
+
+#[library_benchmark]
+#[bench::pooled(args = ("pooled", 90, true), setup = iterate_setup)]
+#[bench::pooled_base(args = ("pooled", 90, false), setup = iterate_setup)]
+#[bench::slab(args = ("slab", 90, true), setup = iterate_setup)]
+#[bench::slab_base(args = ("slab", 90, false), setup = iterate_setup)]
+#[bench::slotmap(args = ("slotmap", 90, true), setup = iterate_setup)]
+#[bench::slotmap_base(args = ("slotmap", 90, false), setup = iterate_setup)]
+#[bench::dense_slotmap(args = ("dense_slotmap", 90, true), setup = iterate_setup)]
+#[bench::dense_slotmap_base(args = ("dense_slotmap", 90, false), setup = iterate_setup)]
+fn iterate_90(run: Run) -> u64 {
+    measure(run)
+}
+
+#[library_benchmark]
+#[bench::pooled(args = ("pooled", 1), setup = frame_setup)]
+#[bench::pooled_base(args = ("pooled", 0), setup = frame_setup)]
+#[bench::slab(args = ("slab", 1), setup = frame_setup)]
+#[bench::slab_base(args = ("slab", 0), setup = frame_setup)]
+#[bench::slotmap(args = ("slotmap", 1), setup = frame_setup)]
+#[bench::slotmap_base(args = ("slotmap", 0), setup = frame_setup)]
+#[bench::dense_slotmap(args = ("dense_slotmap", 1), setup = frame_setup)]
+#[bench::dense_slotmap_base(args = ("dense_slotmap", 0), setup = frame_setup)]
+fn frame(run: Run) -> u64 {
+    measure(run)
+}
+
+#[library_benchmark]
+#[bench::pooled(args = ("pooled", 1), setup = reuse_setup)]
+#[bench::pooled_base(args = ("pooled", 0), setup = reuse_setup)]
+#[bench::slab(args = ("slab", 1), setup = reuse_setup)]
+#[bench::slab_base(args = ("slab", 0), setup = reuse_setup)]
+#[bench::slotmap(args = ("slotmap", 1), setup = reuse_setup)]
+#[bench::slotmap_base(args = ("slotmap", 0), setup = reuse_setup)]
+#[bench::dense_slotmap(args = ("dense_slotmap", 1), setup = reuse_setup)]
+#[bench::dense_slotmap_base(args = ("dense_slotmap", 0), setup = reuse_setup)]
+fn reuse(run: Run) -> u64 {
+    measure(run)
+}
+
+library_benchmark_group!(
+    name = workloads;
+    benchmarks = churn, get, iterate_10, iterate_50, iterate_90, frame, reuse
+);
+
+main!(library_benchmark_groups = workloads);

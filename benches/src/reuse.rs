@@ -1,0 +1,140 @@
+//! The heavy-reuse workload's peers: what each does to acquire one object, fill it and give it
+//! back.
+
+use crate::particle::{Heavy, HeavyPool, Owner};
+use pooled::{Handle, Lease};
+use slotmap::{DefaultKey, DenseSlotMap, SlotMap};
+use std::rc::Rc;
+
+/// A peer of the heavy-reuse workload.
+pub trait Reuse {
+    /// The name in benchmark ids, tables and failed checks.
+    const NAME: &'static str;
+    /// What the caller holds while the object is out: a key, a handle, a guard or the object.
+    type Held;
+    /// Acquires an object and fills it (`Heavy::fill`).
+    fn acquire(&mut self, name: &'static str, owner: &Rc<Owner>) -> Self::Held;
+    /// Gives the object back (reset, or dropped).
+    fn release(&mut self, held: Self::Held);
+}
+
+impl Reuse for HeavyPool {
+    const NAME: &'static str = "pooled";
+    type Held = Handle<Heavy>;
+    #[inline]
+    fn acquire(&mut self, name: &'static str, owner: &Rc<Owner>) -> Self::Held {
+        self.create(|h| h.fill(name, owner)).unwrap()
+    }
+    #[inline]
+    fn release(&mut self, held: Self::Held) {
+        HeavyPool::release(self, held).unwrap();
+    }
+}
+
+/// Each lease gives its object back, reset, as it drops.
+impl<'p> Reuse for &'p HeavyPool {
+    const NAME: &'static str = "pooled_lease";
+    type Held = Lease<'p, Heavy>;
+    #[inline]
+    fn acquire(&mut self, name: &'static str, owner: &Rc<Owner>) -> Self::Held {
+        let pool: &'p HeavyPool = self;
+        pool.acquire(|h| h.fill(name, owner)).unwrap()
+    }
+    #[inline]
+    fn release(&mut self, held: Self::Held) {
+        drop(held);
+    }
+}
+
+/// Fresh allocation: a new `Box` with new, empty buffers every time, all dropped at release.
+pub struct Fresh;
+
+impl Reuse for Fresh {
+    const NAME: &'static str = "box";
+    type Held = Box<Heavy>;
+    #[inline]
+    fn acquire(&mut self, name: &'static str, owner: &Rc<Owner>) -> Self::Held {
+        let mut object = Box::new(Heavy::default());
+        object.fill(name, owner);
+        object
+    }
+    #[inline]
+    fn release(&mut self, held: Self::Held) {
+        drop(held);
+    }
+}
+
+/// `Clear` empties the buffers, keeping their capacity, and lets the owner go. sharded-slab's
+/// `Pool` asks for no `Send` or `Sync` to be used from one thread, so the `Rc` is kept.
+impl Reuse for sharded_slab::Pool<Heavy> {
+    const NAME: &'static str = "sharded_slab";
+    type Held = usize;
+    #[inline]
+    fn acquire(&mut self, name: &'static str, owner: &Rc<Owner>) -> Self::Held {
+        self.create_with(|h| h.fill(name, owner)).unwrap()
+    }
+    #[inline]
+    fn release(&mut self, held: Self::Held) {
+        assert!(self.clear(held));
+    }
+}
+
+/// Each guard resets its object (`Recycleable::reset`, keeping capacity) as it drops.
+impl<'p> Reuse for &'p lifeguard::Pool<Heavy> {
+    const NAME: &'static str = "lifeguard";
+    type Held = lifeguard::Recycled<'p, Heavy>;
+    #[inline]
+    fn acquire(&mut self, name: &'static str, owner: &Rc<Owner>) -> Self::Held {
+        let pool: &'p lifeguard::Pool<Heavy> = self;
+        let mut object = pool.new();
+        object.fill(name, owner);
+        object
+    }
+    #[inline]
+    fn release(&mut self, held: Self::Held) {
+        drop(held);
+    }
+}
+
+/// object-pool does not reset: a dropped guard puts its object back as it is, buffers full and
+/// owner held. To be equivalent, the peer clears each object itself before giving it back.
+impl<'p> Reuse for &'p object_pool::Pool<Heavy> {
+    const NAME: &'static str = "object_pool";
+    type Held = object_pool::Reusable<'p, Heavy>;
+    #[inline]
+    fn acquire(&mut self, name: &'static str, owner: &Rc<Owner>) -> Self::Held {
+        let pool: &'p object_pool::Pool<Heavy> = self;
+        let mut object = pool.try_pull().unwrap();
+        object.fill(name, owner);
+        object
+    }
+    #[inline]
+    fn release(&mut self, mut held: Self::Held) {
+        held.clear();
+    }
+}
+
+/// The containers that store values: each acquire inserts a freshly built object (allocating
+/// its buffers), each release removes and drops it.
+macro_rules! by_value {
+    ($type:ty, $name:literal, $key:ty) => {
+        impl Reuse for $type {
+            const NAME: &'static str = $name;
+            type Held = $key;
+            #[inline]
+            fn acquire(&mut self, name: &'static str, owner: &Rc<Owner>) -> Self::Held {
+                let mut object = Heavy::default();
+                object.fill(name, owner);
+                self.insert(object)
+            }
+            #[inline]
+            fn release(&mut self, held: Self::Held) {
+                drop(self.remove(held));
+            }
+        }
+    };
+}
+
+by_value!(slab::Slab<Heavy>, "slab", usize);
+by_value!(SlotMap<DefaultKey, Heavy>, "slotmap", DefaultKey);
+by_value!(DenseSlotMap<DefaultKey, Heavy>, "dense_slotmap", DefaultKey);
