@@ -19,7 +19,7 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use heapless::object_pool;
 use heapless::pool::object::{Object, ObjectBlock, ObjectPoolImpl};
-use pooled::{Handle, Pooled};
+use pooled::{Fail, Handle, Pool, Pooled, Storage};
 use std::hint::black_box;
 use std::sync::Once;
 
@@ -81,24 +81,25 @@ fn live(percent: usize, slot: usize) -> bool {
 
 fn inline_pool(percent: usize) -> (Box<ParticlePool>, Vec<Handle<Particle>>) {
     let mut pool = Box::new(ParticlePool::new());
-    let all: Vec<_> = (0..SLOTS)
-        .map(|slot| pool.create(|p| p.frames_left = slot as u32).unwrap())
-        .collect();
-    let mut kept = Vec::new();
-    for (slot, handle) in all.into_iter().enumerate() {
-        if live(percent, slot) {
-            kept.push(handle);
-        } else {
-            pool.release(handle).unwrap();
-        }
-    }
+    let kept = occupy(&mut pool, percent, |p, slot| p.frames_left = slot);
     (pool, kept)
 }
 
 fn heap_pool(percent: usize) -> (HeapParticlePool, Vec<Handle<HeapParticle>>) {
     let mut pool = HeapParticlePool::new();
+    let kept = occupy(&mut pool, percent, |p, slot| p.frames_left = slot);
+    (pool, kept)
+}
+
+/// Fills every slot of `pool`, numbering the objects by `set`, then releases all but `percent`
+/// of them; the handles kept.
+fn occupy<T: Pooled, B: Storage>(
+    pool: &mut Pool<T, Fail, B>,
+    percent: usize,
+    set: impl Fn(&mut T, u32),
+) -> Vec<Handle<T>> {
     let all: Vec<_> = (0..SLOTS)
-        .map(|slot| pool.create(|p| p.frames_left = slot as u32).unwrap())
+        .map(|slot| pool.create(|p| set(p, slot as u32)).unwrap())
         .collect();
     let mut kept = Vec::new();
     for (slot, handle) in all.into_iter().enumerate() {
@@ -108,7 +109,7 @@ fn heap_pool(percent: usize) -> (HeapParticlePool, Vec<Handle<HeapParticle>>) {
             pool.release(handle).unwrap();
         }
     }
-    (pool, kept)
+    kept
 }
 
 fn heapless_objects(percent: usize) -> Vec<Object<Heapless>> {

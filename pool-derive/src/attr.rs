@@ -367,18 +367,24 @@ fn on_full_value(
     {
         return Ok(Some((ident.span(), on_full)));
     }
-    let message = match &value {
+    let unknown = format!("unknown `on_full` strategy: write {}", OnFull::CHOICES);
+    errors.spanning(&value, not_a_word("on_full", &value, unknown));
+    Ok(None)
+}
+
+/// The message for a key's value that is not one of its words: a string of one says to drop
+/// the quotes, anything else gets `unknown`.
+fn not_a_word(key: &str, value: &Expr, unknown: String) -> String {
+    match value {
         Expr::Lit(ExprLit {
             lit: Lit::Str(text),
             ..
         }) => format!(
-            "`on_full` takes a bare word, not a string: write `on_full = {}`",
+            "`{key}` takes a bare word, not a string: write `{key} = {}`",
             text.value()
         ),
-        _ => format!("unknown `on_full` strategy: write {}", OnFull::CHOICES),
-    };
-    errors.spanning(&value, message);
-    Ok(None)
+        _ => unknown,
+    }
 }
 
 fn storage_value(
@@ -404,17 +410,8 @@ fn storage_value(
         Some("inline") => return Ok(Some((span, Storage::Inline))),
         _ => {}
     }
-    let message = match &value {
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(text),
-            ..
-        }) => format!(
-            "`storage` takes a bare word, not a string: write `storage = {}`",
-            text.value()
-        ),
-        _ => format!("unknown `storage` kind: write {}", Storage::CHOICES),
-    };
-    errors.spanning(&value, message);
+    let unknown = format!("unknown `storage` kind: write {}", Storage::CHOICES);
+    errors.spanning(&value, not_a_word("storage", &value, unknown));
     Ok(None)
 }
 
