@@ -32,32 +32,21 @@ impl FreeList {
         self.head.get()
     }
 
-    /// The slot at the head of the list, and its index and bit, after dropping the retired
-    /// slots before it from the list; `None` when no slot is free. It stays on the list.
+    /// The slot at the head of the list, and its index and bit; `None` when no slot is free.
+    /// It stays on the list.
     #[inline]
     pub(crate) fn head_slot<'a, T>(
         &self,
         storage: &'a mut impl Slots<T>,
     ) -> Option<(usize, &'a mut Slot<T>, Bit<'a>)> {
-        let retired_at = storage.retired_at();
-        // Inline, rather than a call taking the pool, which would keep the compiler from
-        // holding the pool's fields in registers across a loop of creates and releases.
-        loop {
-            let index = self.head.get();
-            if index == NIL {
-                return None;
-            }
-            let (slot, _) = storage
-                .slot_mut(index as usize)
-                .expect("free-list indices are in the pool");
-            if slot.version() != retired_at {
-                break;
-            }
-            self.pop_head(slot);
+        let index = self.head.get();
+        if index == NIL {
+            return None;
         }
-        let index = self.head.get() as usize;
-        let (slot, bit) = storage.slot_mut(index)?;
-        Some((index, slot, bit))
+        let (slot, bit) = storage
+            .slot_mut(index as usize)
+            .expect("free-list indices are in the pool");
+        Some((index as usize, slot, bit))
     }
 
     /// Takes the head slot, `slot`, off the list: for `create`, which fills the head slot in

@@ -34,6 +34,18 @@ impl Occupancy {
     }
 }
 
+/// Each bit of a word alone, looked up rather than shifted into place: a shift by a variable
+/// count takes the one register x86 shifts by, which the hot paths need for the index.
+const MASKS: [u64; BITS] = {
+    let mut masks = [0; BITS];
+    let mut bit = 0;
+    while bit < BITS {
+        masks[bit] = 1 << bit;
+        bit += 1;
+    }
+    masks
+};
+
 /// A slot's occupancy bit, found when it is written.
 pub(crate) struct Bit<'a> {
     words: &'a [Cell<u64>],
@@ -51,14 +63,14 @@ impl<'a> Bit<'a> {
     #[inline]
     pub(crate) fn set(&self) {
         if let Some(word) = self.words.get(self.local / BITS) {
-            word.set(word.get() | 1 << (self.local % BITS));
+            word.set(word.get() | MASKS[self.local % BITS]);
         }
     }
 
     #[inline]
     pub(crate) fn clear(&self) {
         if let Some(word) = self.words.get(self.local / BITS) {
-            word.set(word.get() & !(1 << (self.local % BITS)));
+            word.set(word.get() & !MASKS[self.local % BITS]);
         }
     }
 }

@@ -2,7 +2,7 @@ use crate::counts::Counts;
 use crate::free_list::FreeList;
 use crate::iter::{Iter, IterMut, Values, ValuesMut};
 use crate::lease::Lease;
-use crate::occupancy::Bit;
+use crate::occupancy::{BITS, Bit};
 use crate::pooled::blank;
 use crate::slot::{INDEX_END, Slot, Taken};
 #[cfg(feature = "alloc")]
@@ -547,11 +547,12 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         slot.value_mut().reset_at_release();
         bit.clear();
         counts.release();
-        // A retired slot goes on the free list too, for taking it off to skip it; pushing every
-        // slot the same way lets the compiler see that the next `create` takes this one.
+        // Pushed whatever happens, and taken off again when retired: the same push on every
+        // path lets the compiler see that the next `create` takes this slot.
         let retired = slot.mark_dead(retired_at);
         free.push(index, slot);
         if retired {
+            free.pop_head(slot);
             counts.retire();
         }
     }
@@ -694,17 +695,19 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         let retired_at = self.storage.retired_at();
         let (free, counts) = (&self.free, &self.counts);
         for chunk in self.storage.chunks_mut() {
-            let (base, slots, words) = (chunk.base, chunk.slots, chunk.words);
-            for (w, word) in words.iter().enumerate() {
-                // A word at a time: the bits are read once, and only a release writes them.
+            let (base, words) = (chunk.base, chunk.words);
+            // The slots of word `w`, `group`, a word at a time: the bits are read once, and only
+            // a release writes them.
+            let mut visit = |w: usize, group: &mut [Slot<T>]| {
+                let Some(word) = words.get(w) else { return };
                 let mut bits = word.get();
                 while bits != 0 {
-                    let bit = bits.trailing_zeros();
-                    bits ^= 1 << bit;
-                    let local = w * crate::occupancy::BITS + bit as usize;
-                    let Some(slot) = slots.get_mut(local) else {
+                    let bit = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let Some(slot) = group.get_mut(bit) else {
                         break;
                     };
+                    let local = w * BITS + bit;
                     let handle = slot.handle(base + local);
                     if !keep(handle, slot.value_mut()) {
                         Self::vacate(
@@ -717,7 +720,15 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
                         );
                     }
                 }
+            };
+            // Whole groups of 64 slots apart from the last, shorter one: in a group whose length
+            // the compiler knows, a bit's slot needs no bounds check.
+            let (groups, tail) = chunk.slots.as_chunks_mut::<BITS>();
+            let whole = groups.len();
+            for (w, group) in groups.iter_mut().enumerate() {
+                visit(w, group);
             }
+            visit(whole, tail);
         }
     }
 
@@ -799,18 +810,17 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         }
     }
 
-    /// Creates an object in the slot at the head of the free list (dropping the retired slots
-    /// before it from the list), handing `init` its handle-to-be; `None` when no slot is free.
+    /// Creates an object in the slot at the head of the free list, handing `init` its
+    /// handle-to-be; `None` when no slot is free.
     #[inline]
     pub(crate) fn create_in_free_slot(
         &mut self,
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Option<Handle<T>> {
         let index = self.free.head() as usize;
-        let retired_at = self.storage.retired_at();
         let (slots, words) = self.storage.first_mut();
         match slots.get_mut(index) {
-            Some(slot) if slot.version() != retired_at => Some(Self::fill(
+            Some(slot) => Some(Self::fill(
                 slot,
                 &Bit::new(words, index),
                 index,
@@ -823,7 +833,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     }
 
     /// [`create_in_free_slot`](Pool::create_in_free_slot) when the head of the free list is
-    /// not a slot of the first ones, is retired, or there is none: out of line, so that the hot
+    /// not a slot of the first ones, or there is none: out of line, so that the hot
     /// path keeps its registers.
     #[cold]
     #[inline(never)]
@@ -879,30 +889,23 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         }
     }
 
-    /// Takes the first slot of the free list that is not retired (dropping the retired ones
-    /// before it from the list), hands its blank object to `init`, and returns it in the
-    /// caller's charge, with its index and bit; `init` back when no slot is free. If `init`
-    /// panics, the slot is reset and goes back to the free list.
+    /// Takes the slot at the head of the free list, hands its blank object to `init`, and
+    /// returns it in the caller's charge, with its index and bit; `None` when no slot is free.
+    /// If `init` panics, the slot is reset and goes back to the free list.
     ///
     /// Through `&self`, for leases: `init` may acquire again, so the slot leaves the free list
     /// before `init` runs.
     #[inline]
     fn take_free(&self, init: impl FnOnce(&mut T)) -> Option<(Taken<'_, T>, usize, Bit<'_>)> {
-        let retired_at = self.storage.retired_at();
-        let (index, slot, bit) = loop {
-            if self.free.is_empty() && !self.storage.build_next(&self.free, blank::<T>) {
-                return None;
-            }
-            let index = self.free.head() as usize;
-            let (slot, bit) = self
-                .storage
-                .slot_with_bit(index)
-                .expect("free-list indices are in the pool");
-            self.free.pop_head(slot);
-            if slot.version() != retired_at {
-                break (index, slot, bit);
-            }
-        };
+        if self.free.is_empty() && !self.storage.build_next(&self.free, blank::<T>) {
+            return None;
+        }
+        let index = self.free.head() as usize;
+        let (slot, bit) = self
+            .storage
+            .slot_with_bit(index)
+            .expect("free-list indices are in the pool");
+        self.free.pop_head(slot);
         // SAFETY: the slot was just taken off the free list, so it is not live and nothing else
         // has it.
         let mut taken = unsafe { slot.take() };
