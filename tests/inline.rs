@@ -152,6 +152,32 @@ fn prefill_builds_every_slot_up_front_in_order() {
 }
 
 #[derive(Pooled)]
+#[pool(size = 6, storage = inline)]
+struct Peaked {
+    n: u32,
+}
+
+#[test]
+fn prefill_leaves_the_high_water_mark_to_the_objects_in_use() {
+    let mut pool = PeakedPool::new();
+    let a = pool.create(|_| {}).unwrap();
+    let b = pool.create(|_| {}).unwrap();
+    pool.release(b).unwrap();
+    pool.prefill();
+    assert_eq!(pool.stats().high_water, 2);
+    // The new slots are taken first, in order, then the one freed before the prefill.
+    let order: Vec<_> = (0..5)
+        .map(|n| {
+            let h = pool.create(|_| {}).unwrap();
+            assert_eq!(pool.stats().high_water, (n + 2).max(2));
+            h.index()
+        })
+        .collect();
+    assert_eq!(order, [2, 3, 4, 5, 1]);
+    assert!(pool.contains(a));
+}
+
+#[derive(Pooled)]
 #[pool(size = 130, storage = inline)]
 struct Dropping {
     n: u32,

@@ -216,6 +216,26 @@ fn a_pool_with_leases_out_saves_their_slots_as_free() {
 }
 
 #[test]
+fn a_loaded_pool_counts_its_high_water_mark_on_from_the_save() {
+    let mut pool = EnemyPool::new();
+    let first: Vec<_> = (0..4).map(|_| pool.create(|_| {}).unwrap()).collect();
+    pool.release(first[0]).unwrap();
+    pool.release(first[1]).unwrap();
+    let lease = pool.acquire(|_| {}).unwrap();
+    let mut loaded = json_round_trip(&pool);
+    drop(lease);
+    assert_eq!(loaded.stats().high_water, 4);
+    // The slots freed before the save (one released, one lent) were in use at once with the
+    // live two; only the slots never taken can raise the mark.
+    let mut live = 2;
+    while loaded.try_create(|_| {}).is_ok() {
+        live += 1;
+        assert_eq!(loaded.stats().high_water, live.max(4), "{live} live");
+    }
+    assert_eq!(live, 8);
+}
+
+#[test]
 fn handles_serialize_as_their_bits() {
     let (pool, live, _) = battle();
     let h = live[2];
