@@ -43,7 +43,9 @@ impl<'a, T> Walk<'a, T> {
             self.next_word()?;
         }
         let bit = self.bits.trailing_zeros() as usize;
-        self.bits ^= 1 << bit;
+        // Not `^= 1 << bit`: that waits on `trailing_zeros`, which would put the count's latency
+        // on the chain from one object to the next.
+        self.bits &= self.bits - 1;
         debug_assert!(bit < self.group.len(), "a bit past the chunk's slots");
         // SAFETY: a bit is set only for a slot of its chunk, so `bit` is in bounds of the
         // slots from its word's first on.
