@@ -195,36 +195,36 @@ fn an_owner_and_a_stealer_on_one_shard() {
 
 #[test]
 fn a_refusal_means_every_slot_was_in_use() {
-    // Slot q is live, its home the shard of a thread that has exited; slot p is free on the
-    // main thread's shard. A new thread, on q's home shard (it reuses the exited thread's id),
-    // creates while the main thread releases q and then takes p: one slot is free at every
-    // moment, so the create must succeed, even when it looks at q's shard before q comes back
-    // and at the main thread's shard after p is gone.
+    // Slot q is live, taken on the main thread's shard (0); slot p is free on thread B's shard
+    // (1). Thread A, on shard 0 too (its id is 2, and there are two shards under loom), creates
+    // while B releases q and then takes p: a slot is free at every moment until A has one, so
+    // A's create must succeed, even when it reads shard 0 before q comes back and shard 1
+    // after p is gone.
     model(3, || {
         let pool = Arc::new(SyncPool::<Probe>::new());
-        assert_eq!(pool_core::thread_id(), Some(0));
-        let q = {
+        assert_eq!(pool_core::thread_shard(), 0);
+        let q = pool.create(|p| p.value = 1).unwrap();
+        let b = {
             let pool = Arc::clone(&pool);
             thread::spawn(move || {
-                assert_eq!(pool_core::thread_id(), Some(1));
-                pool.create(|p| p.value = 1).unwrap()
+                assert_eq!(pool_core::thread_shard(), 1);
+                let p = pool.create(|_| {}).unwrap();
+                pool.release(p).unwrap();
+                let a = {
+                    let pool = Arc::clone(&pool);
+                    thread::spawn(move || {
+                        assert_eq!(pool_core::thread_shard(), 0);
+                        pool.try_create(|p| p.value = 2)
+                    })
+                };
+                pool.release(q).unwrap();
+                let mine = pool.create(|p| p.value = 3).expect("p or q is free");
+                let theirs = a.join().unwrap().expect("a slot was free until A had one");
+                assert_ne!(mine.index(), theirs.index());
+                theirs
             })
-            .join()
-            .unwrap()
         };
-        let p = pool.create(|_| {}).unwrap();
-        pool.release(p).unwrap();
-        let creator = {
-            let pool = Arc::clone(&pool);
-            thread::spawn(move || {
-                assert_eq!(pool_core::thread_id(), Some(1), "the exited thread's id, reused");
-                pool.try_create(|p| p.value = 2)
-            })
-        };
-        pool.release(q).unwrap();
-        let mine = pool.create(|p| p.value = 3).expect("p or q is free");
-        let theirs = creator.join().unwrap().expect("never were both slots in use");
-        assert_ne!(mine.index(), theirs.index());
+        let theirs = b.join().unwrap();
         assert_eq!(pool.get(theirs).unwrap().value, 2);
         assert_eq!(pool.stats().failed, 0);
     });
@@ -232,16 +232,30 @@ fn a_refusal_means_every_slot_was_in_use() {
 
 #[test]
 fn thread_ids_are_unique_and_reused_when_threads_exit() {
-    model(3, || {
-        assert_eq!(pool_core::thread_id(), Some(0));
-        let spawn = || thread::spawn(pool_core::thread_id);
-        let (a, b) = (spawn(), spawn());
-        let (a, b) = (a.join().unwrap(), b.join().unwrap());
-        assert_ne!(a, b, "two threads alive at once hold different ids");
-        let mut both = [a.unwrap(), b.unwrap()];
+    use pool_core::ThreadIds;
+    model(4, || {
+        let ids = Arc::new(ThreadIds::default());
+        let claim = || {
+            let ids = Arc::clone(&ids);
+            thread::spawn(move || ids.claim().unwrap())
+        };
+        let (a, b) = (claim(), claim());
+        let mut both = [a.join().unwrap(), b.join().unwrap()];
         both.sort_unstable();
-        assert_eq!(both, [1, 2]);
-        assert_eq!(spawn().join().unwrap(), Some(1), "the lowest id, given back at exit");
+        assert_eq!(
+            both,
+            [0, 1],
+            "two threads holding ids at once hold different ones"
+        );
+        // The thread holding 0 exits while this one claims: it gets 2, or 0 once given back.
+        let exits = {
+            let ids = Arc::clone(&ids);
+            thread::spawn(move || ids.release(0))
+        };
+        let third = ids.claim().unwrap();
+        exits.join().unwrap();
+        assert!(third == 0 || third == 2, "{third}");
+        assert_eq!(ids.claim(), Some(if third == 0 { 2 } else { 0 }));
     });
 }
 

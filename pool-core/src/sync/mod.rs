@@ -18,4 +18,4 @@ pub use guard::SyncGuard;
 pub use lease::SyncLease;
 pub use pool::SyncPool;
 #[cfg(loom)]
-pub use shard::thread_id;
+pub use shard::{ThreadIds, thread_shard};

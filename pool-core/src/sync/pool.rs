@@ -333,9 +333,12 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// own moment: the figures may disagree with each other by the operations in flight
     /// (`live + leased + free + retired` need not add up to `capacity`; a released object that
     /// a guard still reads is in none of them). Once the threads are done (joined), every
-    /// figure is exact. `high_water` is the number of slots that have ever held an object:
-    /// the free list is last in, first out, so a slot is used for the first time only when
-    /// every slot used before is taken. `evicted` is always 0 and `chunks` 1.
+    /// figure is exact. `high_water` is the number of slots that have ever held an object,
+    /// never less than the most in use at once: a thread takes a slot never used only when
+    /// the free list of its own shard is empty (slots go back, last in first out, to the shard
+    /// of the thread that took them), so with one thread it is exactly the most in use at
+    /// once, and with several it may exceed that by the slots other threads had freed and not
+    /// yet reused. `evicted` is always 0 and `chunks` 1.
     ///
     /// ```
     /// # use pooled::Pooled;

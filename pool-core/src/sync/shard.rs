@@ -107,6 +107,8 @@ mod current {
     }
 }
 
+/// Under loom, ids are not given back: loom drops the model's main thread's locals after the
+/// model has run, where no loom atomic can be reached. `ThreadIds` models the giving back.
 #[cfg(loom)]
 mod current {
     use super::{Held, Ids};
@@ -115,25 +117,12 @@ mod current {
         static ref IDS: Ids = Ids::new();
     }
 
-    impl Drop for Held {
-        fn drop(&mut self) {
-            if let Some(id) = self.0 {
-                IDS.release(id);
-            }
-        }
-    }
-
     loom::thread_local! {
         static ID: Held = Held(IDS.claim());
     }
 
     pub(crate) fn shard() -> usize {
         ID.with(Held::shard)
-    }
-
-    /// The calling thread's id, for the loom model of the registry.
-    pub(crate) fn id() -> Option<u32> {
-        ID.with(|held| held.0)
     }
 }
 
@@ -148,13 +137,38 @@ mod current {
 
 pub(crate) use current::shard;
 
-/// The calling thread's id in the registry (`None` if 64 threads hold one): for the loom model
-/// of its reuse when threads exit.
+/// The registry of thread ids, for its loom model: `claim` when a thread first works on a
+/// pool, `release` when it exits.
+#[cfg(loom)]
+#[doc(hidden)]
+pub struct ThreadIds(Ids);
+
+#[cfg(loom)]
+impl Default for ThreadIds {
+    fn default() -> Self {
+        Self(Ids::new())
+    }
+}
+
+#[cfg(loom)]
+impl ThreadIds {
+
+    #[must_use]
+    pub fn claim(&self) -> Option<u32> {
+        self.0.claim()
+    }
+
+    pub fn release(&self, id: u32) {
+        self.0.release(id);
+    }
+}
+
+/// The calling thread's shard.
 #[cfg(loom)]
 #[doc(hidden)]
 #[must_use]
-pub fn thread_id() -> Option<u32> {
-    current::id()
+pub fn thread_shard() -> usize {
+    shard()
 }
 
 #[cfg(all(test, not(loom)))]
