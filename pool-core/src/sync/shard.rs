@@ -152,7 +152,6 @@ impl Default for ThreadIds {
 
 #[cfg(loom)]
 impl ThreadIds {
-
     #[must_use]
     pub fn claim(&self) -> Option<u32> {
         self.0.claim()

@@ -41,8 +41,8 @@ pub(crate) struct Slot<T> {
 /// The slots, the free lists threaded through them and the count of refusals.
 ///
 /// A free slot is in one of the [`SHARDS`] free lists, or among the fresh slots (those from
-/// `fresh` on, never used). A thread takes from its own shard, then a fresh slot, then from the
-/// other shards; a freed slot goes back to the shard it was taken on. So a thread that creates
+/// `fresh` on, never used). A thread takes from its own shard, then from the others, then a
+/// fresh slot; a freed slot goes back to the shard it was taken on. So a thread that creates
 /// and releases touches its own shard's head and its own slots: no line that other threads
 /// write, unlike one free list for all, whose head moves between cores on every operation.
 pub(crate) struct Slots<T> {
@@ -186,13 +186,23 @@ impl<T: Pooled> Slots<T> {
         self.take_elsewhere(own).map(|index| (index, home))
     }
 
-    /// A fresh slot, or one taken from any shard: the slow path of `take_index`.
+    /// A slot from another shard, else a fresh one, else from any shard: the slow path of
+    /// `take_index`. Fresh slots come after the other shards, so that a slot is used for the
+    /// first time only when none used before was seen free, which keeps `high_water` close to
+    /// the most slots in use at once.
     #[cold]
     fn take_elsewhere(&self, own: usize) -> Option<u32> {
-        if let Some(index) = self.take_fresh() {
-            return Some(index);
-        }
         let next = |index: u32| &self.all[index as usize].next;
+        if (self.fresh.load(Ordering::Relaxed) as usize) < self.all.len() {
+            for step in 1..SHARDS {
+                if let Ok(index) = self.shards[(own + step) % SHARDS].pop(next) {
+                    return Some(index);
+                }
+            }
+            if let Some(index) = self.take_fresh() {
+                return Some(index);
+            }
+        }
         let mut seen = [0; SHARDS];
         loop {
             for step in 0..SHARDS {
