@@ -146,7 +146,10 @@ impl<T: Pooled> Slots<T> {
     ) -> Option<(u32, MutPtr<T>)> {
         let (index, home) = self.take_index()?;
         let slot = &self.all[index as usize];
-        slot.home.store(home, Ordering::Relaxed);
+        // Mostly the same shard as last time: no store then.
+        if slot.home.load(Ordering::Relaxed) != home {
+            slot.home.store(home, Ordering::Relaxed);
+        }
         let version = NonZeroU32::MIN | slot.life.next_version();
         let handle = Handle::new(index, version);
         let object = slot.value.get_mut();
