@@ -230,13 +230,13 @@ fn get(c: &mut Criterion) {
         });
     });
     // The floor of a guard that a release on another thread must wait for: a compare-and-swap
-    // to count it in, a subtraction to count it out, on one word, and nothing else.
+    // to count it in (from the value it is expected to have, as `get` does), a subtraction to
+    // count it out, on one word, and nothing else.
     let word = AtomicU64::new(0);
     group.bench_function(BenchmarkId::new("two_atomic_swaps", 1), |b| {
         b.iter(|| {
             let word = black_box(&word);
-            let now = word.load(Ordering::Relaxed);
-            let _ = word.compare_exchange(now, now + 1, Ordering::Acquire, Ordering::Relaxed);
+            let _ = word.compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed);
             word.fetch_sub(1, Ordering::AcqRel)
         });
     });
