@@ -5,6 +5,7 @@
 //! a lock-free stack that any thread may pop, so ids need not be exclusive. Without `std` there
 //! are no thread-locals, and every thread works on the one shard.
 
+#[cfg(any(feature = "std", loom))]
 use super::atomic::{AtomicU64, Ordering};
 
 /// The free lists of each pool. More threads than this share them.
@@ -18,11 +19,13 @@ pub(crate) const SHARDS: usize = 1;
 
 /// Small ids for the threads alive: the lowest unused, given back when a thread exits, so that
 /// the threads of a process spread over the shards whatever came and went before.
+#[cfg(any(feature = "std", loom))]
 pub(crate) struct Ids {
     /// Bit `i` is set while id `i` is held.
     taken: AtomicU64,
 }
 
+#[cfg(any(feature = "std", loom))]
 impl Ids {
     #[cfg(not(loom))]
     pub(crate) const fn new() -> Self {
@@ -66,17 +69,11 @@ impl Ids {
 }
 
 /// A thread's id, given back when the thread exits (its thread-locals drop).
-#[cfg_attr(
-    not(any(feature = "std", loom)),
-    expect(dead_code, reason = "no thread-locals without std")
-)]
+#[cfg(any(feature = "std", loom))]
 struct Held(Option<u32>);
 
+#[cfg(any(feature = "std", loom))]
 impl Held {
-    #[cfg_attr(
-        not(any(feature = "std", loom)),
-        expect(dead_code, reason = "no thread-locals without std")
-    )]
     fn shard(&self) -> usize {
         self.0.map_or(0, |id| id as usize % SHARDS)
     }

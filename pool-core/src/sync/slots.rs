@@ -194,6 +194,10 @@ impl<T: Pooled> Slots<T> {
     /// first time only when none used before was seen free, which keeps `high_water` close to
     /// the most slots in use at once.
     #[cold]
+    #[cfg_attr(
+        not(any(feature = "std", loom)),
+        expect(clippy::modulo_one, reason = "one shard without std")
+    )]
     fn take_elsewhere(&self, own: usize) -> Option<u32> {
         let next = |index: u32| &self.all[index as usize].next;
         if (self.fresh.load(Ordering::Relaxed) as usize) < self.all.len() {
