@@ -26,10 +26,14 @@ use core::marker::PhantomData;
 /// - There is no iteration: the set of live objects changes under any iterator.
 /// - [`stats`](SyncPool::stats) read while other threads work is approximate (see there).
 ///
-/// The pool is `Send` when `T` is, and `Sync` when `T` is `Send` and `Sync`. The free list is a
-/// lock-free stack whose head carries a tag bumped on every change, so it has no ABA problem;
-/// each slot keeps its version, state and count of guards in one atomic word, as sharded-slab's
-/// slots do.
+/// The pool is `Send` when `T` is, and `Sync` when `T` is `Send` and `Sync`. The free slots are
+/// spread over 16 lock-free stacks (shards, one without `std`), each head on its own cache line
+/// and carrying a tag bumped on every change, so it has no ABA problem. A thread works on the
+/// shard of its small thread id (reused when threads exit, as sharded-slab's), and a freed slot
+/// goes back to the shard it was taken from, so threads that create and release write no line
+/// another thread writes; a thread whose shard is empty takes from the others, and the pool
+/// refuses only when all its slots are in use. Each slot keeps its version, state and count of
+/// guards in one atomic word, as sharded-slab's slots do.
 ///
 /// ```
 /// use pooled::Pooled;

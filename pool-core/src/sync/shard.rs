@@ -74,6 +74,7 @@ struct Held(Option<u32>);
 
 #[cfg(any(feature = "std", loom))]
 impl Held {
+    #[inline]
     fn shard(&self) -> usize {
         self.0.map_or(0, |id| id as usize % SHARDS)
     }
