@@ -231,6 +231,73 @@ fn a_refusal_means_every_slot_was_in_use() {
 }
 
 #[test]
+fn a_cached_slot_taken_by_its_owner_or_a_stealer_goes_to_one() {
+    // The main thread's cache names its released slot; the main thread creates (taking it back
+    // with one swap) while another thread, whose shard and cache are empty and with no fresh
+    // slot left, looks everywhere: each gets a slot, never the same one.
+    model(3, || {
+        let pool = Arc::new(SyncPool::<Probe>::new());
+        let kept = pool.create(|p| p.value = 1).unwrap();
+        let cached = pool.create(|p| p.payload.push(1)).unwrap();
+        pool.release(cached).unwrap();
+        let stealer = {
+            let pool = Arc::clone(&pool);
+            thread::spawn(move || pool.try_create(|p| p.value = 2).ok())
+        };
+        let mine = pool.try_create(|p| {
+            assert!(p.payload.is_empty(), "reset before reuse");
+            p.value = 3;
+        });
+        let theirs = stealer.join().unwrap();
+        match (mine, theirs) {
+            (Ok(mine), Some(theirs)) => panic!("one free slot, two objects: {mine:?} {theirs:?}"),
+            (Ok(only), None) | (Err(_), Some(only)) => {
+                assert_eq!(only.index(), cached.index());
+                assert!(pool.get(only).unwrap().payload.is_empty());
+            }
+            (Err(_), None) => panic!("the cached slot was free"),
+        }
+        assert_eq!(pool.get(kept).unwrap().value, 1);
+        assert_eq!(pool.stats().failed, 1);
+    });
+}
+
+#[test]
+fn a_refusal_sees_slots_cached_meanwhile() {
+    // Slot s1 is live on the main thread (id 0); slot s2 is cached by thread C (id 1). Thread A
+    // (id 2) creates while the main thread releases s1 (caching it) and only then C takes s2
+    // back: a slot is free at every moment, so A's create must succeed, even when it reads
+    // the main thread's cache before s1 is in it and C's after s2 is gone.
+    use loom::sync::atomic::{AtomicBool, Ordering};
+    model(3, || {
+        let pool = Arc::new(SyncPool::<Probe>::new());
+        let released = Arc::new(AtomicBool::new(false));
+        let s1 = pool.create(|p| p.value = 1).unwrap();
+        let c = {
+            let (pool, released) = (Arc::clone(&pool), Arc::clone(&released));
+            thread::spawn(move || {
+                let s2 = pool.create(|_| {}).unwrap();
+                pool.release(s2).unwrap();
+                let a = {
+                    let pool = Arc::clone(&pool);
+                    thread::spawn(move || pool.try_create(|p| p.value = 2))
+                };
+                while !released.load(Ordering::Acquire) {
+                    thread::yield_now();
+                }
+                let mine = pool.create(|p| p.value = 3).expect("s1 or s2 is free");
+                let theirs = a.join().unwrap().expect("a slot was free until A had one");
+                assert_ne!(mine.index(), theirs.index());
+            })
+        };
+        pool.release(s1).unwrap();
+        released.store(true, Ordering::Release);
+        c.join().unwrap();
+        assert_eq!(pool.stats().failed, 0);
+    });
+}
+
+#[test]
 fn thread_ids_are_unique_and_reused_when_threads_exit() {
     use pool_core::ThreadIds;
     model(4, || {
