@@ -15,9 +15,6 @@ const RELEASING: u64 = 2;
 const LENT: u64 = 3;
 /// The slot is out of use for good: its versions ran out, or its object's reset panicked.
 const RETIRED: u64 = 4;
-/// The slot is free, kept in the cache of the thread that released it (see `Slots`), and
-/// whoever swaps this state for free first takes it.
-const CACHED: u64 = 5;
 
 const STATE_SHIFT: u32 = 29;
 const REFS: u64 = (1 << STATE_SHIFT) - 1;
@@ -144,58 +141,10 @@ impl Lifecycle {
         }
     }
 
-    /// Takes a cached slot, which the caller then owns; else the stamp (see `stamp`) of the
-    /// word that said it is not cached, for a thread that must know whether that changes.
-    /// Acquire: the object as the thread that cached it left it, reset. Release: a thread that
-    /// sees the slot taken sees every slot this thread freed before (see `Slots::take_index`).
-    #[inline]
-    pub(crate) fn claim_cached(&self) -> Result<(), u64> {
-        let mut word = self.0.load(Ordering::Acquire);
-        loop {
-            if state(word) != CACHED {
-                return Err(word & !REFS);
-            }
-            match self.0.compare_exchange(
-                word,
-                pack(version(word), FREE, 0),
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => return Ok(()),
-                Err(now) => word = now,
-            }
-        }
-    }
-
-    /// Whether the slot is cached (a snapshot).
-    #[inline]
-    pub(crate) fn is_cached(&self) -> bool {
-        state(self.0.load(Ordering::Relaxed)) == CACHED
-    }
-
-    /// The version and state, without the guard count, for a thread that must know whether
-    /// they changed between two readings. A cached slot is entered only from releasing, which
-    /// moved the version on, so no slot is cached twice at one version: the same stamp twice
-    /// means the slot was not cached in between, unless cached at both readings.
-    #[inline]
-    pub(crate) fn stamp(&self) -> u64 {
-        self.0.load(Ordering::Acquire) & !REFS
-    }
-
-    /// Marks a released slot cached, keeping its version. Only its owner (the reclaimer) calls
-    /// it, once the slot is in its cache. Release: a thread that takes it sees the object reset.
-    #[inline]
-    pub(crate) fn cache(&self) {
-        let word = self.0.load(Ordering::Relaxed);
-        debug_assert!(refs(word) == 0 && state(word) == RELEASING);
-        self.0
-            .store(pack(version(word), CACHED, 0), Ordering::Release);
-    }
-
     /// What the slot holds now (a snapshot).
     pub(crate) fn phase(&self) -> Phase {
         match state(self.0.load(Ordering::Relaxed)) {
-            FREE | CACHED => Phase::Free,
+            FREE => Phase::Free,
             LIVE => Phase::Live,
             RELEASING => Phase::Releasing,
             LENT => Phase::Lent,

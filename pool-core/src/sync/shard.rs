@@ -1,11 +1,9 @@
-//! A small id per thread, which goes back to a registry when the thread exits, as
-//! sharded-slab's `Tid`: it picks the thread's cache in each pool (one per id) and the shard
-//! whose free list the thread pops and pushes first.
+//! Which of a pool's free lists a thread pops and pushes first: its shard, from a small id per
+//! thread that goes back to a registry when the thread exits, as sharded-slab's `Tid`.
 //!
-//! A cache is written only by the thread holding its id, which the registry makes exclusive
-//! among the threads alive. Two threads on one shard is never wrong, only slower (they contend
-//! for its head): a shard is a lock-free stack that any thread may pop. Without `std` there
-//! are no thread-locals: no ids, no caches, and every thread works on the one shard.
+//! Two threads on one shard is never wrong, only slower (they contend for its head): a shard is
+//! a lock-free stack that any thread may pop, so ids need not be exclusive. Without `std` there
+//! are no thread-locals, and every thread works on the one shard.
 
 #[cfg(any(feature = "std", loom))]
 use super::atomic::{AtomicU64, Ordering};
@@ -18,17 +16,6 @@ pub(crate) const SHARDS: usize = 16;
 pub(crate) const SHARDS: usize = 2;
 #[cfg(all(not(feature = "std"), not(loom)))]
 pub(crate) const SHARDS: usize = 1;
-
-/// The thread ids there are, and so the caches of each pool: one per id, written only by the
-/// thread holding the id. Threads beyond this many at once have no cache.
-#[cfg(all(feature = "std", not(loom)))]
-pub(crate) const IDS: usize = u64::BITS as usize;
-/// Four under loom, whose models have no more threads, so that a pass over the caches stays
-/// short; threads with a higher id have no cache.
-#[cfg(loom)]
-pub(crate) const IDS: usize = 4;
-#[cfg(not(any(feature = "std", loom)))]
-pub(crate) const IDS: usize = 0;
 
 /// Small ids for the threads alive: the lowest unused, given back when a thread exits, so that
 /// the threads of a process spread over the shards whatever came and went before.
@@ -55,10 +42,9 @@ impl Ids {
     }
 
     /// The lowest id no thread holds, now held by the caller; `None` when all 64 are held.
-    /// Acquire, with `release`'s Release: the new holder of an id sees what the last one wrote
-    /// to the caches of that id.
+    /// Relaxed: an id guards no data, the swap alone makes it the caller's.
     pub(crate) fn claim(&self) -> Option<u32> {
-        let mut taken = self.taken.load(Ordering::Acquire);
+        let mut taken = self.taken.load(Ordering::Relaxed);
         loop {
             let id = (!taken).trailing_zeros();
             if id == u64::BITS {
@@ -67,8 +53,8 @@ impl Ids {
             match self.taken.compare_exchange_weak(
                 taken,
                 taken | 1 << id,
-                Ordering::Acquire,
-                Ordering::Acquire,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
             ) {
                 Ok(_) => return Some(id),
                 Err(now) => taken = now,
@@ -78,7 +64,7 @@ impl Ids {
 
     /// Gives back an id the caller held.
     pub(crate) fn release(&self, id: u32) {
-        self.taken.fetch_and(!(1 << id), Ordering::Release);
+        self.taken.fetch_and(!(1 << id), Ordering::Relaxed);
     }
 }
 
@@ -89,8 +75,8 @@ struct Held(Option<u32>);
 #[cfg(any(feature = "std", loom))]
 impl Held {
     #[inline]
-    fn id(&self) -> Option<usize> {
-        self.0.map(|id| id as usize)
+    fn shard(&self) -> usize {
+        self.0.map_or(0, |id| id as usize % SHARDS)
     }
 }
 
@@ -112,10 +98,10 @@ mod current {
         static ID: Held = Held(IDS.claim());
     }
 
-    /// The calling thread's id; none while its thread-locals are being destroyed.
+    /// The calling thread's shard; shard 0 while its thread-locals are being destroyed.
     #[inline]
-    pub(crate) fn id() -> Option<usize> {
-        ID.try_with(Held::id).ok().flatten()
+    pub(crate) fn shard() -> usize {
+        ID.try_with(Held::shard).unwrap_or(0)
     }
 }
 
@@ -133,37 +119,22 @@ mod current {
         static ID: Held = Held(IDS.claim());
     }
 
-    pub(crate) fn id() -> Option<usize> {
-        ID.with(Held::id)
+    pub(crate) fn shard() -> usize {
+        ID.with(Held::shard)
     }
 }
 
 #[cfg(all(not(feature = "std"), not(loom)))]
 mod current {
-    /// No ids, so one shard and no caches: no thread-locals without `std`.
+    /// The one shard: no thread-locals without `std`.
     #[inline]
-    pub(crate) fn id() -> Option<usize> {
-        None
+    pub(crate) fn shard() -> usize {
+        0
     }
 }
 
-pub(crate) use current::id;
+pub(crate) use current::shard;
 
-/// The shard of the thread with id `id` (shard 0 for a thread without one).
-#[inline]
-#[cfg_attr(
-    not(any(feature = "std", loom)),
-    expect(clippy::modulo_one, reason = "one shard without std")
-)]
-pub(crate) fn shard_of(id: Option<usize>) -> usize {
-    id.map_or(0, |id| id % SHARDS)
-}
-
-/// The calling thread's shard.
-#[cfg(any(test, loom))]
-pub(crate) fn shard() -> usize {
-    shard_of(id())
-}
 /// The registry of thread ids, for its loom model: `claim` when a thread first works on a
 /// pool, `release` when it exits.
 #[cfg(loom)]

@@ -6,7 +6,7 @@ use super::cell::{MutPtr, UnsafeCell};
 use super::counts::{SlotCounts, Tally};
 use super::free_list::FreeList;
 use super::lifecycle::{Lifecycle, Phase};
-use super::shard::{self, IDS, SHARDS};
+use super::shard::{self, SHARDS};
 use crate::pooled::blank;
 use crate::slot::NIL;
 use crate::{Handle, Pooled};
@@ -23,10 +23,9 @@ use scopeguard::ScopeGuard;
 /// Who may touch the object (the unsafe contract, kept by [`Slots`]):
 /// - while the state word says live, or releasing with guards out, only guards, and only to
 ///   read it;
-/// - otherwise only the one thread that owns the slot: it took the slot off a free list or
-///   fresh (to fill it, or for a lease), or out of a cache by swapping its state word from
-///   cached to free, or it reclaimed it (the releaser when no guard was out, or the last guard
-///   to drop), until it puts it on a free list or marks it cached.
+/// - otherwise only the one thread that owns the slot: it took the slot off the free list (to
+///   fill it, or for a lease), or it reclaimed it (the releaser when no guard was out, or the
+///   last guard to drop).
 #[repr(align(64))]
 pub(crate) struct Slot<T> {
     pub(crate) life: Lifecycle,
@@ -39,28 +38,16 @@ pub(crate) struct Slot<T> {
     value: UnsafeCell<T>,
 }
 
-/// The slots, the free lists threaded through them, the caches and the count of refusals.
+/// The slots, the free lists threaded through them and the count of refusals.
 ///
-/// A free slot is in one of the [`SHARDS`] free lists, or cached (its state word says so, and
-/// the cache of the thread that released it names it), or among the fresh slots (those from
-/// `fresh` on, never used). A thread takes its cached slot, then from its own shard, then from
-/// the others, then a fresh slot; a thread that reclaims a slot caches it if its cache names no
-/// cached slot, and otherwise puts it back on the shard it was taken on. So a thread that
-/// creates and releases touches its own slot, cache and shard head: no line that other threads
-/// write, unlike one free list for all, whose head moves between cores on every operation; and
-/// one create and release does two read-modify-writes (take the cached slot, end the object's
-/// life), not three (a pop and a push more).
-///
-/// A cache is one `AtomicU32` per thread id, written only by the thread holding the id; it is
-/// a hint, not a list: any thread takes the slot it names by swapping the slot's state from
-/// cached to free, and a cache that names a slot no longer cached names nothing. A slot is
-/// cached only by its reclaimer, after naming it in its own cache, so every cached slot is
-/// named by a cache, and it is on no free list.
+/// A free slot is in one of the [`SHARDS`] free lists, or among the fresh slots (those from
+/// `fresh` on, never used). A thread takes from its own shard, then from the others, then a
+/// fresh slot; a freed slot goes back to the shard it was taken on. So a thread that creates
+/// and releases touches its own shard's head and its own slots: no line that other threads
+/// write, unlike one free list for all, whose head moves between cores on every operation.
 pub(crate) struct Slots<T> {
     all: Box<[Slot<T>]>,
     shards: Box<[FreeList]>,
-    /// The slot each thread id last cached, or `NIL`.
-    caches: Box<[Cache]>,
     /// The first slot never taken: the slots from here on are free and on no list.
     fresh: AtomicU32,
     /// Creations refused because the pool was full: rare, so shared.
@@ -69,10 +56,6 @@ pub(crate) struct Slots<T> {
     /// 2³¹ − 1 lives, and its next version would come round to those of its first.
     retired_at: u32,
 }
-
-/// The slot a thread last cached, on a cache line of its own.
-#[repr(align(64))]
-struct Cache(AtomicU32);
 
 // SAFETY: the slots hand out `&T` to guards on any thread (so `T: Sync`) and let any thread
 // fill, reset and drop objects made on another (so `T: Send`); everything else is atomics.
@@ -93,7 +76,6 @@ impl<T: Pooled> Slots<T> {
         Self {
             all: slots,
             shards: (0..SHARDS).map(|_| FreeList::new()).collect(),
-            caches: (0..IDS).map(|_| Cache(AtomicU32::new(NIL))).collect(),
             fresh: AtomicU32::new(0),
             failed: AtomicU64::new(0),
             retired_at: offset.wrapping_sub(2),
@@ -188,30 +170,18 @@ impl<T: Pooled> Slots<T> {
 
     /// A free slot, now the caller's, and the caller's shard; `None` when every slot is in use.
     ///
-    /// `None` only if, at one moment during the call, every shard was empty, no cache named a
-    /// cached slot and no fresh slot was left: so a pool of N refuses only with N objects in
-    /// use, even with free slots on other threads' shards or in their caches. Fresh slots only
-    /// run out, so once none is left, a pass that finds every shard empty and no cached slot,
-    /// then a second that finds every head word, every cache and the stamp of every slot named
-    /// as the first left them, proves that at the moment between the passes nothing was free:
-    /// every push and pop moves a head's tag on, and a slot is cached only at a version it was
-    /// never cached at before (see `Lifecycle::stamp`). Otherwise another thread freed or took
-    /// a slot meanwhile, and it tries again: lock-free. Every swap that takes a slot (a pop,
-    /// taking a cached slot, a fresh one) is a Release and every reading here an Acquire, so a
-    /// thread that sees a slot taken also sees the slots its taker freed before taking it:
-    /// without that, both passes could read a shard emptied, and not the push that came first.
+    /// `None` only if, at one moment during the call, every shard was empty and no fresh slot
+    /// was left: so a pool of N refuses only with N objects in use, even with free slots on
+    /// other threads' shards. Fresh slots only run out, so once none is left, a pass that
+    /// finds every shard empty, then a second that finds every head word as the first left it
+    /// (every push and pop moves a head's tag on) proves each shard empty from its first
+    /// reading to its second, so all of them at the moment between the passes. Otherwise
+    /// another thread freed or took a slot meanwhile, and it tries again: lock-free.
     #[inline]
     fn take_index(&self) -> Option<(u32, u32)> {
-        let id = shard::id();
-        let own = shard::shard_of(id);
+        let own = shard::shard();
         #[expect(clippy::cast_possible_truncation, reason = "SHARDS is small")]
         let home = own as u32;
-        if let Some(cache) = id.and_then(|id| self.caches.get(id)) {
-            let cached = cache.0.load(Ordering::Relaxed);
-            if cached != NIL && self.all[cached as usize].life.claim_cached().is_ok() {
-                return Some((cached, home));
-            }
-        }
         let next = |index: u32| &self.all[index as usize].next;
         if let Ok(index) = self.shards[own].pop(next) {
             return Some((index, home));
@@ -226,15 +196,11 @@ impl<T: Pooled> Slots<T> {
     #[cold]
     #[cfg_attr(
         not(any(feature = "std", loom)),
-        expect(
-            clippy::modulo_one,
-            clippy::reversed_empty_ranges,
-            reason = "one shard without std"
-        )
+        expect(clippy::modulo_one, reason = "one shard without std")
     )]
     fn take_elsewhere(&self, own: usize) -> Option<u32> {
         let next = |index: u32| &self.all[index as usize].next;
-        if (self.fresh.load(Ordering::Acquire) as usize) < self.all.len() {
+        if (self.fresh.load(Ordering::Relaxed) as usize) < self.all.len() {
             for step in 1..SHARDS {
                 if let Ok(index) = self.shards[(own + step) % SHARDS].pop(next) {
                     return Some(index);
@@ -245,7 +211,6 @@ impl<T: Pooled> Slots<T> {
             }
         }
         let mut seen = [0; SHARDS];
-        let mut named = [(NIL, 0); IDS];
         loop {
             for step in 0..SHARDS {
                 let shard = (own + step) % SHARDS;
@@ -254,47 +219,28 @@ impl<T: Pooled> Slots<T> {
                     Err(head) => seen[shard] = head,
                 }
             }
-            for (cache, named) in self.caches.iter().zip(&mut named) {
-                let index = cache.0.load(Ordering::Acquire);
-                *named = (NIL, 0);
-                if index != NIL {
-                    match self.all[index as usize].life.claim_cached() {
-                        Ok(()) => return Some(index),
-                        Err(stamp) => *named = (index, stamp),
-                    }
-                }
-            }
-            let shards_unchanged = self
+            if self
                 .shards
                 .iter()
                 .zip(seen)
-                .all(|(list, head)| list.unchanged(head));
-            let caches_unchanged = self
-                .caches
-                .iter()
-                .zip(named)
-                .all(|(cache, (index, stamp))| {
-                    cache.0.load(Ordering::Acquire) == index
-                        && (index == NIL || self.all[index as usize].life.stamp() == stamp)
-                });
-            if shards_unchanged && caches_unchanged {
+                .all(|(list, head)| list.unchanged(head))
+            {
                 return None;
             }
         }
     }
 
-    /// The first slot never taken, if any is left. `AcqRel`, as every swap that takes a slot: a
-    /// thread that finds no fresh slot left sees every slot freed by the threads that took the
-    /// last ones, before they took them (see `take_index`).
+    /// The first slot never taken, if any is left. Relaxed: the slots were built before the
+    /// pool reached other threads.
     #[inline]
     fn take_fresh(&self) -> Option<u32> {
-        let mut fresh = self.fresh.load(Ordering::Acquire);
+        let mut fresh = self.fresh.load(Ordering::Relaxed);
         while (fresh as usize) < self.all.len() {
             match self.fresh.compare_exchange_weak(
                 fresh,
                 fresh + 1,
-                Ordering::AcqRel,
-                Ordering::Acquire,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
             ) {
                 Ok(_) => return Some(fresh),
                 Err(now) => fresh = now,
@@ -345,30 +291,7 @@ impl<T: Pooled> Slots<T> {
             return;
         }
         ScopeGuard::into_inner(retire);
-        if !self.cache(index) {
-            self.give_back(index);
-        }
-    }
-
-    /// Caches a reclaimed slot the caller owns in the caller's cache, if it names no cached
-    /// slot (which it must not lose): the next create on this thread takes it back with one
-    /// swap, and no free list is touched. False when the slot must go on a free list instead.
-    #[inline]
-    fn cache(&self, index: u32) -> bool {
-        let Some(Cache(cache)) = shard::id().and_then(|id| self.caches.get(id)) else {
-            return false;
-        };
-        let named = cache.load(Ordering::Relaxed);
-        // A named slot not cached now is either taken, on a free list, or cached again by
-        // another thread, whose own cache names it then: this cache may forget it.
-        if named != NIL && named != index && self.all[named as usize].life.is_cached() {
-            return false;
-        }
-        if named != index {
-            cache.store(index, Ordering::Relaxed);
-        }
-        self.all[index as usize].life.cache();
-        true
+        self.give_back(index);
     }
 
     /// Counts a guard of slot `index` out; true when the caller must now reclaim the slot.
