@@ -196,7 +196,11 @@ impl<T: Pooled> Slots<T> {
     #[cold]
     #[cfg_attr(
         not(any(feature = "std", loom)),
-        expect(clippy::modulo_one, reason = "one shard without std")
+        expect(
+            clippy::modulo_one,
+            clippy::reversed_empty_ranges,
+            reason = "one shard without std"
+        )
     )]
     fn take_elsewhere(&self, own: usize) -> Option<u32> {
         let next = |index: u32| &self.all[index as usize].next;
