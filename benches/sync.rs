@@ -12,6 +12,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use pooled::{Handle, Pooled};
 use std::hint::black_box;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Barrier, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -141,6 +142,18 @@ fn churn(c: &mut Criterion) {
             local.release(black_box(job)).unwrap();
         });
     });
+    // The floor of a churn step that other threads may race: a compare-and-swap to take a
+    // slot off a free list, one to end the object's life, one to put the slot back, each on
+    // its own word and nothing else.
+    let words: [AtomicU64; 3] = Default::default();
+    group.bench_function(BenchmarkId::new("three_atomic_swaps", 1), |b| {
+        b.iter(|| {
+            for word in black_box(&words) {
+                let now = word.load(Ordering::Relaxed);
+                let _ = word.compare_exchange(now, now + 1, Ordering::AcqRel, Ordering::Relaxed);
+            }
+        });
+    });
     group.finish();
 }
 
@@ -214,6 +227,17 @@ fn get(c: &mut Criterion) {
         b.iter(|| {
             i += 1;
             black_box(local.get(local_handles[pick(i, 0)]).unwrap().id)
+        });
+    });
+    // The floor of a guard that a release on another thread must wait for: a compare-and-swap
+    // to count it in (from the value it is expected to have, as `get` does), a subtraction to
+    // count it out, on one word, and nothing else.
+    let word = AtomicU64::new(0);
+    group.bench_function(BenchmarkId::new("two_atomic_swaps", 1), |b| {
+        b.iter(|| {
+            let word = black_box(&word);
+            let _ = word.compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed);
+            word.fetch_sub(1, Ordering::AcqRel)
         });
     });
     group.finish();

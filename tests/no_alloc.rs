@@ -189,3 +189,21 @@ fn the_sync_pool_allocates_nothing_after_new() {
     assert!(checksum > 0);
     assert_eq!(pool.len(), handles.len());
 }
+
+#[test]
+fn a_threads_first_use_of_a_sync_pool_allocates_nothing() {
+    // The thread's first operation claims its thread id and registers the id's return at exit.
+    let pool = JobPool::new();
+    let info = std::thread::scope(|s| {
+        s.spawn(|| {
+            allocation_counter::measure(|| {
+                let job = pool.create(|j| j.id = 1).unwrap();
+                pool.release(job).unwrap();
+            })
+        })
+        .join()
+        .unwrap()
+    });
+    assert_eq!(info.count_total, 0, "{info:?}");
+    assert_eq!(pool.stats().created, 1);
+}

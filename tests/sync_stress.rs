@@ -173,7 +173,10 @@ fn eight_threads_and_every_object_accounted_for() {
     assert_eq!(stats.created, created + lent);
     assert_eq!(stats.released, released + lent);
     assert_eq!(created - released, live.len() as u64);
-    assert!(stats.high_water <= THREADS * (KEPT + 1) + MAILBOXES);
+    // At most THREADS * (KEPT + 1) + MAILBOXES are in use at once; `high_water` counts the slots
+    // ever used, which racing threads can push past that (a thread that finds no free slot on
+    // the shards takes a new one, while another frees one behind its search).
+    assert!(stats.high_water >= live.len() && stats.high_water <= stats.capacity);
     assert_eq!(
         Arc::strong_count(&token),
         1 + live.len(),

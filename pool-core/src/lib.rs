@@ -83,6 +83,9 @@ pub use crate::storage::{Heap, Inline, Storage};
 pub use crate::strategy::{Evict, Fail, Grow, Panic};
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]
 pub use crate::sync::{SyncGuard, SyncLease, SyncPool};
+#[cfg(loom)]
+#[doc(hidden)]
+pub use crate::sync::{ThreadIds, thread_shard};
 
 #[cfg(test)]
 mod tests;

@@ -131,30 +131,131 @@ fn a_release_during_a_guard_resets_once_at_the_last_drop() {
 
 #[test]
 fn the_free_list_has_no_aba() {
-    // One thread pops while another pops twice and pushes the first slot back: without the
-    // tag, the first pop could install the second slot, already taken, as the head.
+    // A thread steals from the main thread's shard while the main thread pops twice and pushes
+    // the first slot back: without the tag, the steal could install the second slot, already
+    // taken, as the head.
     model(4, || {
         let pool = Arc::new(SyncPool::<Probe>::with_capacity(3));
-        let other = {
+        fill_own_shard(&pool);
+        let stealer = {
             let pool = Arc::clone(&pool);
-            thread::spawn(move || {
-                let a = pool.create(|p| p.value = 1).unwrap();
-                let b = pool.create(|p| p.value = 2).unwrap();
-                pool.release(a).unwrap();
-                b
-            })
+            thread::spawn(move || pool.create(|p| p.value = 3).unwrap())
         };
-        let mine = pool.create(|p| p.value = 3).unwrap();
-        let b = other.join().unwrap();
-        assert_ne!(mine.index(), b.index(), "one slot handed out twice");
-        assert_eq!(pool.get(mine).unwrap().value, 3);
+        let a = pool.create(|p| p.value = 1).unwrap();
+        let b = pool.create(|p| p.value = 2).unwrap();
+        pool.release(a).unwrap();
+        let stolen = stealer.join().unwrap();
+        assert_ne!(stolen.index(), b.index(), "one slot handed out twice");
+        assert_eq!(pool.get(stolen).unwrap().value, 3);
         assert_eq!(pool.get(b).unwrap().value, 2);
         let stats = pool.stats();
         assert_eq!((stats.live, stats.free), (2, 1));
         // The free slot is the only one left: a third create takes it, a fourth fails.
         let last = pool.create(|_| {}).unwrap();
-        assert!(last.index() != mine.index() && last.index() != b.index());
+        assert!(last.index() != stolen.index() && last.index() != b.index());
         assert!(pool.create(|_| {}).is_err());
+    });
+}
+
+/// Creates every slot of `pool` and releases them: they all go to the calling thread's shard,
+/// and no fresh slot is left, so other threads must take them from there.
+fn fill_own_shard(pool: &SyncPool<Probe>) {
+    let handles: Vec<_> = (0..pool.capacity())
+        .map(|_| pool.create(|_| {}).unwrap())
+        .collect();
+    for handle in handles {
+        pool.release(handle).unwrap();
+    }
+}
+
+#[test]
+fn an_owner_and_a_stealer_on_one_shard() {
+    // The main thread creates and releases on its own shard while another thread, whose shard
+    // is empty, takes a slot from it and gives it back to its own: both always find a slot.
+    model(3, || {
+        let pool = Arc::new(SyncPool::<Probe>::new());
+        fill_own_shard(&pool);
+        let stealer = {
+            let pool = Arc::clone(&pool);
+            thread::spawn(move || {
+                let handle = pool.create(|p| p.payload.push(1)).expect("a slot is free");
+                assert_eq!(pool.get(handle).unwrap().payload, [1]);
+                pool.release(handle).unwrap();
+            })
+        };
+        let handle = pool.create(|p| p.payload.push(2)).expect("a slot is free");
+        assert_eq!(pool.get(handle).unwrap().payload, [2]);
+        pool.release(handle).unwrap();
+        stealer.join().unwrap();
+        let stats = pool.stats();
+        assert_eq!((stats.free, stats.created, stats.released), (2, 4, 4));
+        assert_eq!(total_resets(&pool), 4);
+    });
+}
+
+#[test]
+fn a_refusal_means_every_slot_was_in_use() {
+    // Slot q is live, taken on the main thread's shard (0); slot p is free on thread B's shard
+    // (1). Thread A, on shard 0 too (its id is 2, and there are two shards under loom), creates
+    // while B releases q and then takes p: a slot is free at every moment until A has one, so
+    // A's create must succeed, even when it reads shard 0 before q comes back and shard 1
+    // after p is gone.
+    model(3, || {
+        let pool = Arc::new(SyncPool::<Probe>::new());
+        assert_eq!(pool_core::thread_shard(), 0);
+        let q = pool.create(|p| p.value = 1).unwrap();
+        let b = {
+            let pool = Arc::clone(&pool);
+            thread::spawn(move || {
+                assert_eq!(pool_core::thread_shard(), 1);
+                let p = pool.create(|_| {}).unwrap();
+                pool.release(p).unwrap();
+                let a = {
+                    let pool = Arc::clone(&pool);
+                    thread::spawn(move || {
+                        assert_eq!(pool_core::thread_shard(), 0);
+                        pool.try_create(|p| p.value = 2)
+                    })
+                };
+                pool.release(q).unwrap();
+                let mine = pool.create(|p| p.value = 3).expect("p or q is free");
+                let theirs = a.join().unwrap().expect("a slot was free until A had one");
+                assert_ne!(mine.index(), theirs.index());
+                theirs
+            })
+        };
+        let theirs = b.join().unwrap();
+        assert_eq!(pool.get(theirs).unwrap().value, 2);
+        assert_eq!(pool.stats().failed, 0);
+    });
+}
+
+#[test]
+fn thread_ids_are_unique_and_reused_when_threads_exit() {
+    use pool_core::ThreadIds;
+    model(4, || {
+        let ids = Arc::new(ThreadIds::default());
+        let claim = || {
+            let ids = Arc::clone(&ids);
+            thread::spawn(move || ids.claim().unwrap())
+        };
+        let (a, b) = (claim(), claim());
+        let mut both = [a.join().unwrap(), b.join().unwrap()];
+        both.sort_unstable();
+        assert_eq!(
+            both,
+            [0, 1],
+            "two threads holding ids at once hold different ones"
+        );
+        // The thread holding 0 exits while this one claims: it gets 2, or 0 once given back.
+        let exits = {
+            let ids = Arc::clone(&ids);
+            thread::spawn(move || ids.release(0))
+        };
+        let third = ids.claim().unwrap();
+        exits.join().unwrap();
+        assert!(third == 0 || third == 2, "{third}");
+        assert_eq!(ids.claim(), Some(if third == 0 { 2 } else { 0 }));
     });
 }
 

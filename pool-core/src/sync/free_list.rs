@@ -1,4 +1,4 @@
-//! The free slots as a Treiber stack threaded through the slots' `next` fields.
+//! A shard of the free slots: a Treiber stack threaded through the slots' `next` fields.
 
 use super::atomic::{AtomicU32, AtomicU64, Ordering};
 use crate::slot::NIL;
@@ -9,7 +9,11 @@ use crate::slot::NIL;
 /// The tag moves on with every successful swap, so a pop that read the head, then the top slot's
 /// `next`, cannot succeed if the stack changed meanwhile, even if the same slot is back on top
 /// (the ABA case, where it would install a `next` that is stale). The tag comes round again
-/// only after 2³² swaps between one pop's read and its swap.
+/// only after 2³² swaps between one pop's read and its swap. The same tag tells a thread that
+/// found the stack empty whether it has stayed so since (see `Slots::take_index`).
+///
+/// Aligned to 128 bytes (two cache lines, which some CPUs fetch in pairs), so that threads
+/// working on their own shards do not write one line.
 #[repr(align(128))]
 pub(crate) struct FreeList {
     head: AtomicU64,
@@ -32,23 +36,23 @@ fn index(head: u64) -> u32 {
 }
 
 impl FreeList {
-    /// A stack of `len` slots threaded in order: each slot's `next` must be the one after it.
-    pub(crate) fn new(len: usize) -> Self {
+    /// An empty stack.
+    pub(crate) fn new() -> Self {
         Self {
-            head: AtomicU64::new(pack(0, if len == 0 { NIL } else { 0 })),
+            head: AtomicU64::new(pack(0, NIL)),
         }
     }
 
-    /// Takes the top slot off the stack; `None` when it is empty. `next` is the slots' `next`
-    /// fields.
+    /// Takes the top slot off the stack; when it is empty, the head word that said so, for
+    /// [`unchanged`](FreeList::unchanged). `next` is the slots' `next` fields.
     #[inline]
-    pub(crate) fn pop<'a>(&self, next: impl Fn(u32) -> &'a AtomicU32) -> Option<u32> {
+    pub(crate) fn pop<'a>(&self, next: impl Fn(u32) -> &'a AtomicU32) -> Result<u32, u64> {
         // Acquire: the slot's `next`, and its object, as the pusher left them.
         let mut head = self.head.load(Ordering::Acquire);
         loop {
             let top = index(head);
             if top == NIL {
-                return None;
+                return Err(head);
             }
             // Stale if another thread popped `top` meanwhile; the tag then fails the swap.
             let below = next(top).load(Ordering::Relaxed);
@@ -58,7 +62,7 @@ impl FreeList {
                 Ordering::AcqRel,
                 Ordering::Acquire,
             ) {
-                Ok(_) => return Some(top),
+                Ok(_) => return Ok(top),
                 Err(now) => head = now,
             }
         }
@@ -81,5 +85,13 @@ impl FreeList {
                 Err(now) => head = now,
             }
         }
+    }
+
+    /// Whether the head is still `seen`, a word [`pop`](FreeList::pop) found empty: then no
+    /// slot was pushed in between, as every push moves the tag on. Acquire: a thread whose
+    /// push or pop this thread has seen elsewhere is seen here too.
+    #[inline]
+    pub(crate) fn unchanged(&self, seen: u64) -> bool {
+        self.head.load(Ordering::Acquire) == seen
     }
 }

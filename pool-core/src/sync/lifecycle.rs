@@ -84,7 +84,9 @@ impl Lifecycle {
     /// With 2²⁹ − 1 guards out on one object (only guards leaked by `mem::forget` get there).
     #[inline]
     pub(crate) fn add_guard(&self, version: u32) -> bool {
-        let mut word = self.0.load(Ordering::Relaxed);
+        // A guess, not a load: most objects have no guard out, and a swap that fails reads the
+        // word anyway, without first fetching the line for reading only.
+        let mut word = pack(version, LIVE, 0);
         loop {
             if self::version(word) != version || state(word) != LIVE {
                 return false;
@@ -119,7 +121,8 @@ impl Lifecycle {
     /// at `version` (released before, or another pool's handle).
     #[inline]
     pub(crate) fn release(&self, version: u32) -> Option<Released> {
-        let mut word = self.0.load(Ordering::Relaxed);
+        // A guess, as in `add_guard`.
+        let mut word = pack(version, LIVE, 0);
         loop {
             if self::version(word) != version || state(word) != LIVE {
                 return None;

@@ -8,6 +8,7 @@ mod guard;
 mod lease;
 mod lifecycle;
 mod pool;
+mod shard;
 mod slots;
 mod strategy;
 #[cfg(all(test, not(loom)))]
@@ -16,3 +17,5 @@ mod tests;
 pub use guard::SyncGuard;
 pub use lease::SyncLease;
 pub use pool::SyncPool;
+#[cfg(loom)]
+pub use shard::{ThreadIds, thread_shard};

@@ -26,10 +26,14 @@ use core::marker::PhantomData;
 /// - There is no iteration: the set of live objects changes under any iterator.
 /// - [`stats`](SyncPool::stats) read while other threads work is approximate (see there).
 ///
-/// The pool is `Send` when `T` is, and `Sync` when `T` is `Send` and `Sync`. The free list is a
-/// lock-free stack whose head carries a tag bumped on every change, so it has no ABA problem;
-/// each slot keeps its version, state and count of guards in one atomic word, as sharded-slab's
-/// slots do.
+/// The pool is `Send` when `T` is, and `Sync` when `T` is `Send` and `Sync`. The free slots are
+/// spread over 16 lock-free stacks (shards, one without `std`), each head on its own cache line
+/// and carrying a tag bumped on every change, so it has no ABA problem. A thread works on the
+/// shard of its small thread id (reused when threads exit, as sharded-slab's), and a freed slot
+/// goes back to the shard it was taken from, so threads that create and release write no line
+/// another thread writes; a thread whose shard is empty takes from the others, and the pool
+/// refuses only when all its slots are in use. Each slot keeps its version, state and count of
+/// guards in one atomic word, as sharded-slab's slots do.
 ///
 /// ```
 /// use pooled::Pooled;
@@ -333,9 +337,12 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// own moment: the figures may disagree with each other by the operations in flight
     /// (`live + leased + free + retired` need not add up to `capacity`; a released object that
     /// a guard still reads is in none of them). Once the threads are done (joined), every
-    /// figure is exact. `high_water` is the number of slots that have ever held an object:
-    /// the free list is last in, first out, so a slot is used for the first time only when
-    /// every slot used before is taken. `evicted` is always 0 and `chunks` 1.
+    /// figure is exact. `high_water` is the number of slots that have ever held an object,
+    /// never less than the most in use at once: a thread takes a slot never used only when
+    /// the free list of its own shard is empty (slots go back, last in first out, to the shard
+    /// of the thread that took them), so with one thread it is exactly the most in use at
+    /// once, and with several it may exceed that by the slots other threads had freed and not
+    /// yet reused. `evicted` is always 0 and `chunks` 1.
     ///
     /// ```
     /// # use pooled::Pooled;

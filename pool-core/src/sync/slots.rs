@@ -1,11 +1,12 @@
 //! The shared state of a sync pool, which guards and leases reach through `&`: the slots, the
-//! free list and the count of refusals.
+//! free lists and the count of refusals.
 
 use super::atomic::{AtomicU32, AtomicU64, Ordering};
 use super::cell::{MutPtr, UnsafeCell};
 use super::counts::{SlotCounts, Tally};
 use super::free_list::FreeList;
 use super::lifecycle::{Lifecycle, Phase};
+use super::shard::{self, SHARDS};
 use crate::pooled::blank;
 use crate::slot::NIL;
 use crate::{Handle, Pooled};
@@ -13,8 +14,11 @@ use alloc::boxed::Box;
 use core::num::NonZeroU32;
 use scopeguard::ScopeGuard;
 
-/// One place in a sync pool: an object, built once and reused, its state word, and its link in
-/// the free list.
+/// One place in a sync pool: an object, built once and reused, its state word, its link in a
+/// free list and the shard its owner took it on.
+///
+/// Aligned to a cache line, so that threads working on neighbouring slots do not write one line
+/// (most objects fill the line anyway: the state word and counts take 32 bytes).
 ///
 /// Who may touch the object (the unsafe contract, kept by [`Slots`]):
 /// - while the state word says live, or releasing with guards out, only guards, and only to
@@ -22,17 +26,30 @@ use scopeguard::ScopeGuard;
 /// - otherwise only the one thread that owns the slot: it took the slot off the free list (to
 ///   fill it, or for a lease), or it reclaimed it (the releaser when no guard was out, or the
 ///   last guard to drop).
+#[repr(align(64))]
 pub(crate) struct Slot<T> {
     pub(crate) life: Lifecycle,
     pub(crate) counts: SlotCounts,
     next: AtomicU32,
+    /// The shard the slot goes back to when freed, wherever that happens: the one its owner
+    /// took it on, so that a thread that creates what other threads release finds the slots on
+    /// its own shard. Written by the owner before it hands the slot on.
+    home: AtomicU32,
     value: UnsafeCell<T>,
 }
 
-/// The slots, the free list threaded through them and the count of refusals.
+/// The slots, the free lists threaded through them and the count of refusals.
+///
+/// A free slot is in one of the [`SHARDS`] free lists, or among the fresh slots (those from
+/// `fresh` on, never used). A thread takes from its own shard, then from the others, then a
+/// fresh slot; a freed slot goes back to the shard it was taken on. So a thread that creates
+/// and releases touches its own shard's head and its own slots: no line that other threads
+/// write, unlike one free list for all, whose head moves between cores on every operation.
 pub(crate) struct Slots<T> {
     all: Box<[Slot<T>]>,
-    free: FreeList,
+    shards: Box<[FreeList]>,
+    /// The first slot never taken: the slots from here on are free and on no list.
+    fresh: AtomicU32,
     /// Creations refused because the pool was full: rare, so shared.
     failed: AtomicU64,
     /// The version at which a slot retires instead of going back on the free list: it has had
@@ -48,22 +65,18 @@ impl<T: Pooled> Slots<T> {
     /// `capacity` blank objects, all free, their versions counted from `offset`.
     pub(crate) fn new(capacity: usize, offset: u32) -> Self {
         let slots = (0..capacity)
-            .map(|index| {
-                let next = u32::try_from(index + 1)
-                    .ok()
-                    .filter(|_| index + 1 < capacity)
-                    .unwrap_or(NIL);
-                Slot {
-                    life: Lifecycle::new(offset),
-                    counts: SlotCounts::default(),
-                    next: AtomicU32::new(next),
-                    value: UnsafeCell::new(blank::<T>()),
-                }
+            .map(|_| Slot {
+                life: Lifecycle::new(offset),
+                counts: SlotCounts::default(),
+                next: AtomicU32::new(NIL),
+                home: AtomicU32::new(0),
+                value: UnsafeCell::new(blank::<T>()),
             })
             .collect();
         Self {
             all: slots,
-            free: FreeList::new(capacity),
+            shards: (0..SHARDS).map(|_| FreeList::new()).collect(),
+            fresh: AtomicU32::new(0),
             failed: AtomicU64::new(0),
             retired_at: offset.wrapping_sub(2),
         }
@@ -131,8 +144,12 @@ impl<T: Pooled> Slots<T> {
         &self,
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Option<(u32, MutPtr<T>)> {
-        let index = self.free.pop(|index| &self.all[index as usize].next)?;
+        let (index, home) = self.take_index()?;
         let slot = &self.all[index as usize];
+        // Mostly the same shard as last time: no store then.
+        if slot.home.load(Ordering::Relaxed) != home {
+            slot.home.store(home, Ordering::Relaxed);
+        }
         let version = NonZeroU32::MIN | slot.life.next_version();
         let handle = Handle::new(index, version);
         let object = slot.value.get_mut();
@@ -149,6 +166,91 @@ impl<T: Pooled> Slots<T> {
             ScopeGuard::into_inner(value);
         }
         Some((index, object))
+    }
+
+    /// A free slot, now the caller's, and the caller's shard; `None` when every slot is in use.
+    ///
+    /// `None` only if, at one moment during the call, every shard was empty and no fresh slot
+    /// was left: so a pool of N refuses only with N objects in use, even with free slots on
+    /// other threads' shards. Fresh slots only run out, so once none is left, a pass that
+    /// finds every shard empty, then a second that finds every head word as the first left it
+    /// (every push and pop moves a head's tag on) proves each shard empty from its first
+    /// reading to its second, so all of them at the moment between the passes. Otherwise
+    /// another thread freed or took a slot meanwhile, and it tries again: lock-free.
+    #[inline]
+    fn take_index(&self) -> Option<(u32, u32)> {
+        let own = shard::shard();
+        #[expect(clippy::cast_possible_truncation, reason = "SHARDS is small")]
+        let home = own as u32;
+        let next = |index: u32| &self.all[index as usize].next;
+        if let Ok(index) = self.shards[own].pop(next) {
+            return Some((index, home));
+        }
+        self.take_elsewhere(own).map(|index| (index, home))
+    }
+
+    /// A slot from another shard, else a fresh one, else from any shard: the slow path of
+    /// `take_index`. Fresh slots come after the other shards, so that a slot is used for the
+    /// first time only when none used before was seen free, which keeps `high_water` close to
+    /// the most slots in use at once.
+    #[cold]
+    #[cfg_attr(
+        not(any(feature = "std", loom)),
+        expect(
+            clippy::modulo_one,
+            clippy::reversed_empty_ranges,
+            reason = "one shard without std"
+        )
+    )]
+    fn take_elsewhere(&self, own: usize) -> Option<u32> {
+        let next = |index: u32| &self.all[index as usize].next;
+        if (self.fresh.load(Ordering::Relaxed) as usize) < self.all.len() {
+            for step in 1..SHARDS {
+                if let Ok(index) = self.shards[(own + step) % SHARDS].pop(next) {
+                    return Some(index);
+                }
+            }
+            if let Some(index) = self.take_fresh() {
+                return Some(index);
+            }
+        }
+        let mut seen = [0; SHARDS];
+        loop {
+            for step in 0..SHARDS {
+                let shard = (own + step) % SHARDS;
+                match self.shards[shard].pop(next) {
+                    Ok(index) => return Some(index),
+                    Err(head) => seen[shard] = head,
+                }
+            }
+            if self
+                .shards
+                .iter()
+                .zip(seen)
+                .all(|(list, head)| list.unchanged(head))
+            {
+                return None;
+            }
+        }
+    }
+
+    /// The first slot never taken, if any is left. Relaxed: the slots were built before the
+    /// pool reached other threads.
+    #[inline]
+    fn take_fresh(&self) -> Option<u32> {
+        let mut fresh = self.fresh.load(Ordering::Relaxed);
+        while (fresh as usize) < self.all.len() {
+            match self.fresh.compare_exchange_weak(
+                fresh,
+                fresh + 1,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return Some(fresh),
+                Err(now) => fresh = now,
+            }
+        }
+        None
     }
 
     /// The slot at `index`, which the caller owns.
@@ -169,7 +271,9 @@ impl<T: Pooled> Slots<T> {
     /// Puts a free slot the caller owns, its object reset, back on the free list.
     #[inline]
     pub(crate) fn untake(&self, index: u32) {
-        self.free.push(index, &self.all[index as usize].next);
+        let slot = &self.all[index as usize];
+        let home = slot.home.load(Ordering::Relaxed) as usize;
+        self.shards[home].push(index, &slot.next);
     }
 
     /// Frees a released or lent slot the caller owns, its object reset.

@@ -163,6 +163,59 @@ fn a_full_pool_fails_or_panics() {
     assert_eq!(unshared.stats().failed, 1);
 }
 
+/// Slots freed on other threads' shards, by a thread still running or one that has exited, are
+/// taken before the pool reports full: it refuses only with every slot in use.
+#[test]
+fn free_slots_on_other_threads_are_taken_before_refusing() {
+    use std::sync::mpsc;
+
+    let pool = SyncPool::<Job>::new();
+    let (filled, wait_filled) = mpsc::channel();
+    let (done, wait_done) = mpsc::channel::<()>();
+    let own = super::shard::shard();
+    let shared = &pool;
+    thread::scope(|s| {
+        s.spawn(move || {
+            let pool = shared;
+            let handles: Vec<_> = (0..4).map(|_| pool.create(|_| {}).unwrap()).collect();
+            for handle in handles {
+                pool.release(handle).unwrap();
+            }
+            filled.send(super::shard::shard()).unwrap();
+            // Alive, holding its id, while the main thread takes its slots.
+            wait_done.recv().unwrap();
+        });
+        // Dropped if this thread panics, so that the other one ends too.
+        let done = done;
+        let other = wait_filled.recv().unwrap();
+        assert_ne!(own, other, "the threads work on different shards");
+        let handles: Vec<_> = (0..4).map(|_| pool.create(|_| {}).unwrap()).collect();
+        assert!(pool.create(|_| {}).is_err(), "full only with all 4 in use");
+        for handle in handles {
+            pool.release(handle).unwrap();
+        }
+        done.send(()).unwrap();
+    });
+
+    // The same with the slots on the shard of a thread that has exited.
+    thread::scope(|s| {
+        s.spawn(|| {
+            let handles: Vec<_> = (0..4).map(|_| pool.create(|_| {}).unwrap()).collect();
+            for handle in handles {
+                pool.release(handle).unwrap();
+            }
+        });
+    });
+    let handles: Vec<_> = (0..4).map(|_| pool.create(|_| {}).unwrap()).collect();
+    assert!(pool.try_create(|_| {}).is_err());
+    assert_eq!(pool.stats().failed, 2);
+    assert_eq!(pool.len(), 4);
+    for handle in handles {
+        pool.release(handle).unwrap();
+    }
+    assert_eq!(pool.stats().free, 4);
+}
+
 #[test]
 fn a_lease_goes_back_from_another_thread() {
     let pool = SyncPool::<Job>::with_capacity(2);
