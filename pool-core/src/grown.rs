@@ -266,20 +266,13 @@ impl<T> Grown<T> {
         Some((base as u32, (base + len - 1) as u32))
     }
 
-    /// Frees the grown chunks whose every slot is on `free` (so none is live or lent) and none
-    /// retired, takes their slots off the list, and returns how many slots they held. `first`
-    /// is the pool's first chunk; versions count from `offset`, and retired slots have
-    /// `retired_at`.
+    /// Frees the grown chunks whose every slot is on `free` (so none is live, lent or retired:
+    /// a retired slot leaves the list), takes their slots off the list, and returns how many
+    /// slots they held. `first` is the pool's first chunk; versions count from `offset`.
     ///
     /// The books are right before the first blank object is dropped, so a `Drop` that panics
     /// leaves a consistent pool; the other chunks still drop while it unwinds.
-    pub(crate) fn shrink(
-        &mut self,
-        first: &Chunk<T>,
-        free: &FreeList,
-        offset: u32,
-        retired_at: u32,
-    ) -> usize {
+    pub(crate) fn shrink(&mut self, first: &Chunk<T>, free: &FreeList, offset: u32) -> usize {
         let Some(positions) = self.positions.get_mut() else {
             return 0;
         };
@@ -307,13 +300,7 @@ impl<T> Grown<T> {
         }
         let mut freeable = [false; POSITIONS];
         for (k, position) in positions.iter().enumerate() {
-            freeable[k] = position.chunk.get().is_some_and(|chunk| {
-                free_slots[k] == chunk.len()
-                    && chunk
-                        .slots()
-                        .iter()
-                        .all(|slot| slot.version() != retired_at)
-            });
+            freeable[k] = (position.chunk.get()).is_some_and(|chunk| free_slots[k] == chunk.len());
         }
         if !freeable.contains(&true) {
             return 0;

@@ -161,13 +161,13 @@ mod pools {
             .map(|slot| slot.version().wrapping_sub(offset))
             .collect();
         // Every slot that is not live or retired is free in the save, lent or not: the free
-        // list first, then the lent slots, found as the free slots not on it.
+        // list first (no retired slot is on it), then the lent slots, found as the free slots
+        // not on it.
         let mut free: Vec<u32> = (pool.free.indices(|index| {
             storage
                 .slot(index)
                 .expect("free-list indices are in the pool")
         }))
-        .filter(|&index| !retired(storage, index))
         .map(to_u32)
         .collect();
         let mut on_list = free.clone();

@@ -70,8 +70,7 @@ impl<T> HeapSlots<T> {
 
     /// Frees the grown chunks with no slot off `free` (see [`Grown::shrink`]).
     pub(crate) fn shrink(&mut self, free: &FreeList) -> usize {
-        self.grown
-            .shrink(&self.first, free, self.offset, self.retired_at())
+        self.grown.shrink(&self.first, free, self.offset)
     }
 }
 
