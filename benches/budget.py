@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Checks pooled's instruction counts under callgrind against benches/budgets.toml.
+"""Checks pooling's instruction counts under callgrind against benches/budgets.toml.
 
-    cargo bench -p pooled-benches --bench callgrind -- --output-format=json > target/callgrind.jsonl
+    cargo bench -p pooling-benches --bench callgrind -- --output-format=json > target/callgrind.jsonl
     python3 benches/budget.py target/callgrind.jsonl
 
 Each line of the input is gungraun's JSON summary of one benchmark (function `churn`, id
-`pooled`...). Every case has a baseline `<peer>_base` that builds the same container and runs no
+`pooling`...). Every case has a baseline `<peer>_base` that builds the same container and runs no
 operation; the figure per operation is (Ir - Ir of the baseline) / operations. Prints the table
-of every peer's figures and exits 1 if pooled exceeds a budget. Python 3.11 stdlib only.
+of every peer's figures and exits 1 if pooling exceeds a budget. Python 3.11 stdlib only.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import tomllib
 from pathlib import Path
 
 BUDGETS = Path(__file__).resolve().parent / "budgets.toml"
-PEERS = ["pooled", "slab", "slotmap", "dense_slotmap"]
+PEERS = ["pooling", "slab", "slotmap", "dense_slotmap"]
 # benchmark function -> (operations per run, what one operation is); see benches/callgrind.rs.
 WORKLOADS = {
     "churn": (1024, "step"),
@@ -49,7 +49,7 @@ def main() -> int:
     counts = instructions(Path(sys.argv[1]))
     budgets = tomllib.loads(BUDGETS.read_text())
     per: dict[tuple[str, str], float] = {}
-    print("| workload | per | " + " | ".join(PEERS) + " | pooled's budget |")
+    print("| workload | per | " + " | ".join(PEERS) + " | pooling's budget |")
     print("|---|---|" + "---:|" * (len(PEERS) + 1))
     for workload, (operations, unit) in WORKLOADS.items():
         cells = []
@@ -60,20 +60,20 @@ def main() -> int:
                 raise SystemExit(f"error: no result for {missing} in {sys.argv[1]}") from None
             per[(workload, peer)] = (full - base) / operations
             cells.append(f"{per[(workload, peer)]:.2f}")
-        budget = budgets["pooled"][workload]
+        budget = budgets["pooling"][workload]
         print(f"| {workload} | {unit} | " + " | ".join(cells) + f" | {budget} |")
 
     failures = [
-        f"{workload}: pooled takes {per[(workload, 'pooled')]:.2f} instructions per "
+        f"{workload}: pooling takes {per[(workload, 'pooling')]:.2f} instructions per "
         f"{WORKLOADS[workload][1]}, over its budget of {budget}"
-        for workload, budget in budgets["pooled"].items()
-        if per[(workload, "pooled")] > budget
+        for workload, budget in budgets["pooling"].items()
+        if per[(workload, "pooling")] > budget
     ]
     allowed = budgets["relative"]["get_over_slotmap"]
-    over = per[("get", "pooled")] - per[("get", "slotmap")]
+    over = per[("get", "pooling")] - per[("get", "slotmap")]
     if over > allowed:
         failures.append(
-            f"get: pooled takes {over:.2f} instructions per lookup more than slotmap, "
+            f"get: pooling takes {over:.2f} instructions per lookup more than slotmap, "
             f"over the {allowed} allowed"
         )
     for failure in failures:

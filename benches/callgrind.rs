@@ -1,5 +1,5 @@
 //! Instruction counts under callgrind (gungraun): the churn step, get, iteration at 10/50/90 %,
-//! the particle frame and heavy reuse, for pooled, slab, `SlotMap` and `DenseSlotMap`, on the
+//! the particle frame and heavy reuse, for pooling, slab, `SlotMap` and `DenseSlotMap`, on the
 //! same generic loops as the criterion benches (`workload`).
 //!
 //! Every peer's container is built, warmed up and checked in `setup` (not counted), which hands
@@ -10,12 +10,12 @@
 //!
 //! ```sh
 //! cargo install gungraun-runner --version 0.20.0 --locked
-//! cargo bench -p pooled-benches --bench callgrind
+//! cargo bench -p pooling-benches --bench callgrind
 //! ```
 
 use gungraun::{library_benchmark, library_benchmark_group, main};
-use pooled_benches::particle::{Heavy, HeavyPool, NAMES, Owner, ParticlePool};
-use pooled_benches::{
+use pooling_benches::particle::{Heavy, HeavyPool, NAMES, Owner, ParticlePool};
+use pooling_benches::{
     Bursts, CAPACITY, CHURN_CAPACITY, CHURN_STEPS, Churn, Container, LOOKUPS, Lookups, Occupancy,
     Release, Reuse, workload,
 };
@@ -30,7 +30,7 @@ type Run = Box<dyn FnMut() -> u64>;
 macro_rules! by_peer {
     ($name:expr, $capacity:expr, |$peer:ident| $body:expr) => {
         match $name {
-            "pooled" => {
+            "pooling" => {
                 let $peer = ParticlePool::with_capacity($capacity);
                 $body
             }
@@ -118,7 +118,7 @@ fn reuse_setup(peer: &str, rounds: usize) -> Run {
         })
     }
     match peer {
-        "pooled" => run(rounds, HeavyPool::new()),
+        "pooling" => run(rounds, HeavyPool::new()),
         "slab" => run(rounds, slab::Slab::<Heavy>::with_capacity(NAMES.len())),
         "slotmap" => run(rounds, SlotMap::with_capacity(NAMES.len())),
         "dense_slotmap" => run(rounds, DenseSlotMap::with_capacity(NAMES.len())),
@@ -134,8 +134,8 @@ fn measure(mut run: Run) -> u64 {
 }
 
 #[library_benchmark]
-#[bench::pooled(args = ("pooled", CHURN_STEPS), setup = churn_setup)]
-#[bench::pooled_base(args = ("pooled", 0), setup = churn_setup)]
+#[bench::pooling(args = ("pooling", CHURN_STEPS), setup = churn_setup)]
+#[bench::pooled_base(args = ("pooling", 0), setup = churn_setup)]
 #[bench::slab(args = ("slab", CHURN_STEPS), setup = churn_setup)]
 #[bench::slab_base(args = ("slab", 0), setup = churn_setup)]
 #[bench::slotmap(args = ("slotmap", CHURN_STEPS), setup = churn_setup)]
@@ -147,8 +147,8 @@ fn churn(run: Run) -> u64 {
 }
 
 #[library_benchmark]
-#[bench::pooled(args = ("pooled", LOOKUPS), setup = get_setup)]
-#[bench::pooled_base(args = ("pooled", 0), setup = get_setup)]
+#[bench::pooling(args = ("pooling", LOOKUPS), setup = get_setup)]
+#[bench::pooled_base(args = ("pooling", 0), setup = get_setup)]
 #[bench::slab(args = ("slab", LOOKUPS), setup = get_setup)]
 #[bench::slab_base(args = ("slab", 0), setup = get_setup)]
 #[bench::slotmap(args = ("slotmap", LOOKUPS), setup = get_setup)]
@@ -160,8 +160,8 @@ fn get(run: Run) -> u64 {
 }
 
 #[library_benchmark]
-#[bench::pooled(args = ("pooled", 10, true), setup = iterate_setup)]
-#[bench::pooled_base(args = ("pooled", 10, false), setup = iterate_setup)]
+#[bench::pooling(args = ("pooling", 10, true), setup = iterate_setup)]
+#[bench::pooled_base(args = ("pooling", 10, false), setup = iterate_setup)]
 #[bench::slab(args = ("slab", 10, true), setup = iterate_setup)]
 #[bench::slab_base(args = ("slab", 10, false), setup = iterate_setup)]
 #[bench::slotmap(args = ("slotmap", 10, true), setup = iterate_setup)]
@@ -173,8 +173,8 @@ fn iterate_10(run: Run) -> u64 {
 }
 
 #[library_benchmark]
-#[bench::pooled(args = ("pooled", 50, true), setup = iterate_setup)]
-#[bench::pooled_base(args = ("pooled", 50, false), setup = iterate_setup)]
+#[bench::pooling(args = ("pooling", 50, true), setup = iterate_setup)]
+#[bench::pooled_base(args = ("pooling", 50, false), setup = iterate_setup)]
 #[bench::slab(args = ("slab", 50, true), setup = iterate_setup)]
 #[bench::slab_base(args = ("slab", 50, false), setup = iterate_setup)]
 #[bench::slotmap(args = ("slotmap", 50, true), setup = iterate_setup)]
@@ -186,8 +186,8 @@ fn iterate_50(run: Run) -> u64 {
 }
 
 #[library_benchmark]
-#[bench::pooled(args = ("pooled", 90, true), setup = iterate_setup)]
-#[bench::pooled_base(args = ("pooled", 90, false), setup = iterate_setup)]
+#[bench::pooling(args = ("pooling", 90, true), setup = iterate_setup)]
+#[bench::pooled_base(args = ("pooling", 90, false), setup = iterate_setup)]
 #[bench::slab(args = ("slab", 90, true), setup = iterate_setup)]
 #[bench::slab_base(args = ("slab", 90, false), setup = iterate_setup)]
 #[bench::slotmap(args = ("slotmap", 90, true), setup = iterate_setup)]
@@ -199,8 +199,8 @@ fn iterate_90(run: Run) -> u64 {
 }
 
 #[library_benchmark]
-#[bench::pooled(args = ("pooled", 1), setup = frame_setup)]
-#[bench::pooled_base(args = ("pooled", 0), setup = frame_setup)]
+#[bench::pooling(args = ("pooling", 1), setup = frame_setup)]
+#[bench::pooled_base(args = ("pooling", 0), setup = frame_setup)]
 #[bench::slab(args = ("slab", 1), setup = frame_setup)]
 #[bench::slab_base(args = ("slab", 0), setup = frame_setup)]
 #[bench::slotmap(args = ("slotmap", 1), setup = frame_setup)]
@@ -212,8 +212,8 @@ fn frame(run: Run) -> u64 {
 }
 
 #[library_benchmark]
-#[bench::pooled(args = ("pooled", 1), setup = reuse_setup)]
-#[bench::pooled_base(args = ("pooled", 0), setup = reuse_setup)]
+#[bench::pooling(args = ("pooling", 1), setup = reuse_setup)]
+#[bench::pooled_base(args = ("pooling", 0), setup = reuse_setup)]
 #[bench::slab(args = ("slab", 1), setup = reuse_setup)]
 #[bench::slab_base(args = ("slab", 0), setup = reuse_setup)]
 #[bench::slotmap(args = ("slotmap", 1), setup = reuse_setup)]

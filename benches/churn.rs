@@ -2,10 +2,10 @@
 //! one in its place. One criterion iteration is `CHURN_STEPS` (1024) steps (`workload::churn`).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pooled_benches::particle::{Particle, ParticlePool};
-use pooled_benches::peers::Boxes;
-use pooled_benches::seed::{SeedFreeListPool, SeedScanPool};
-use pooled_benches::{CHURN_CAPACITY, Churn, Group, Release, workload};
+use pooling_benches::particle::{Particle, ParticlePool};
+use pooling_benches::peers::Boxes;
+use pooling_benches::seed::{SeedFreeListPool, SeedScanPool};
+use pooling_benches::{CHURN_CAPACITY, Churn, Group, Release, workload};
 use slotmap::{DenseSlotMap, SlotMap};
 
 fn churn(c: &mut Criterion) {
@@ -38,7 +38,7 @@ fn bench<P: Release>(group: &mut Group<'_>, churn: &Churn, peer: P) {
 
 criterion_group! {
     name = benches;
-    config = pooled_benches::config();
+    config = pooling_benches::config();
     targets = churn
 }
 criterion_main!(benches);

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """What `#[derive(Pooled)]` adds to a debug build: 100 structs with and without the derive.
 
-    python3 benches/compile_cost.py [--structs 100] [--runs 5] [--dir /tmp/pooled-compile-cost]
+    python3 benches/compile_cost.py [--structs 100] [--runs 5] [--dir /tmp/pooling-compile-cost]
 
-Writes two crates that depend on this checkout of `pooled`: `cost_derive`, whose 100 structs
+Writes two crates that depend on this checkout of `pooling`: `cost_derive`, whose 100 structs
 each have `#[derive(Pooled)] #[pool(size = 64)]`, and `cost_plain`, the same structs without
 them. Both build once (dependencies warm, in one target directory), then each is timed `--runs`
 times as `touch src/lib.rs && cargo build` (debug), and the best of each (wall clock, and CPU
@@ -41,7 +41,7 @@ def write(directory: Path, name: str, structs: int, derive: bool) -> None:
         f'[dependencies]\npooled = {{ path = "{ROOT}" }}\n\n[workspace]\n'
     )
     attributes = "#[derive(Pooled)]\n#[pool(size = 64)]\n" if derive else ""
-    header = "use pooled::Pooled;\n\n" if derive else ""
+    header = "use pooling::Pooled;\n\n" if derive else ""
     body = "\n".join(STRUCT.format(derive=attributes, n=n) for n in range(structs))
     (directory / "src" / "lib.rs").write_text(f"#![allow(dead_code)]\n{header}{body}")
 
@@ -67,7 +67,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--structs", type=int, default=100)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/pooled-compile-cost"))
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/pooling-compile-cost"))
     args = parser.parse_args()
     crates = {"derive": args.dir / "derive", "plain": args.dir / "plain"}
     write(crates["derive"], "cost_derive", args.structs, derive=True)

@@ -6,11 +6,11 @@
 //! For the dense `Vec` and `Vec<Box<_>>` a key is a position, for the seed pools a slot index.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pooled_benches::particle::{Particle, ParticlePool};
-use pooled_benches::peer::{self, Peer};
-use pooled_benches::peers::scattered_boxes;
-use pooled_benches::seed::{SeedFreeListPool, SeedScanPool};
-use pooled_benches::{CAPACITY, Group, Lookups, workload};
+use pooling_benches::particle::{Particle, ParticlePool};
+use pooling_benches::peer::{self, Peer};
+use pooling_benches::peers::scattered_boxes;
+use pooling_benches::seed::{SeedFreeListPool, SeedScanPool};
+use pooling_benches::{CAPACITY, Group, Lookups, workload};
 use slotmap::{DenseSlotMap, SlotMap};
 use std::hint::black_box;
 
@@ -67,7 +67,7 @@ where
 
 criterion_group! {
     name = benches;
-    config = pooled_benches::config();
+    config = pooling_benches::config();
     targets = get
 }
 criterion_main!(benches);

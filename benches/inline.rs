@@ -19,7 +19,7 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use heapless::object_pool;
 use heapless::pool::object::{Object, ObjectBlock, ObjectPoolImpl};
-use pooled::{Fail, Handle, Pool, Pooled, Storage};
+use pooling::{Fail, Handle, Pool, Pooled, Storage};
 use std::hint::black_box;
 use std::sync::Once;
 

@@ -6,10 +6,10 @@
 //! container, which is what this measures. Benchmark ids are `iterate/<peer>/<percent live>`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use pooled_benches::particle::{Particle, ParticlePool};
-use pooled_benches::peers::scattered_boxes;
-use pooled_benches::seed::{SeedFreeListPool, SeedScanPool};
-use pooled_benches::{CAPACITY, Container, Group, Occupancy, workload};
+use pooling_benches::particle::{Particle, ParticlePool};
+use pooling_benches::peers::scattered_boxes;
+use pooling_benches::seed::{SeedFreeListPool, SeedScanPool};
+use pooling_benches::{CAPACITY, Container, Group, Occupancy, workload};
 use slotmap::{DenseSlotMap, SlotMap};
 use std::hint::black_box;
 
@@ -63,7 +63,7 @@ fn bench<P: Container>(group: &mut Group<'_>, occupancy: &Occupancy, peer: P) {
 
 criterion_group! {
     name = benches;
-    config = pooled_benches::config();
+    config = pooling_benches::config();
     targets = iterate
 }
 criterion_main!(benches);

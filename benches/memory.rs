@@ -1,6 +1,6 @@
 //! Memory: for each peer, the heap bytes per slot of a container of 10,000 `Particle`s, built
 //! with its `with_capacity`/`new` and filled (10,000 live), and the size of its key or handle.
-//! Not a criterion bench: `cargo bench -p pooled-benches --bench memory` prints a markdown table.
+//! Not a criterion bench: `cargo bench -p pooling-benches --bench memory` prints a markdown table.
 //!
 //! Heap bytes are the peak (`bytes_max`) that `allocation_counter::measure` sees while the
 //! container is built and filled; the allocator's own per-allocation overhead is not counted.
@@ -9,10 +9,10 @@
 //! `Vec<Box<Particle>>` is the container of the boxes.
 
 use bumpalo::Bump;
-use pooled::Handle;
-use pooled_benches::particle::{Particle, ParticlePool};
-use pooled_benches::seed::{SeedFreeListPool, SeedScanPool};
-use pooled_benches::{CAPACITY, Occupancy, Spawn};
+use pooling::Handle;
+use pooling_benches::particle::{Particle, ParticlePool};
+use pooling_benches::seed::{SeedFreeListPool, SeedScanPool};
+use pooling_benches::{CAPACITY, Occupancy, Spawn};
 use slotmap::{DefaultKey, DenseSlotMap, SlotMap};
 use std::hint::black_box;
 
@@ -58,7 +58,7 @@ fn main() {
          allocated / 10,000.\n",
         size_of::<Particle>()
     );
-    println!("| peer | heap bytes / slot | allocations | key | key bytes | Option<key> bytes |");
+    println!("| peer | heap bytes / slot | allocations | key | key bytes | `Option<key>` bytes |");
     println!("|---|---:|---:|---|---:|---:|");
     for row in rows {
         let tenths = row.bytes * 10 / slots;
@@ -78,7 +78,7 @@ fn main() {
 /// The peers that hand out keys or handles into a container they own.
 fn keyed(spawns: &[Spawn]) -> Vec<Row> {
     vec![
-        measure::<Handle<Particle>>("pooled", "Handle<Particle>", || {
+        measure::<Handle<Particle>>("pooling", "Handle<Particle>", || {
             let mut pool = ParticlePool::with_capacity(CAPACITY);
             for s in spawns {
                 black_box(pool.create(|p| s.write(p)).unwrap());

@@ -7,9 +7,9 @@
 //! (about 8,000 live), and must then hold exactly the same particles as the dense `Vec`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pooled_benches::particle::{Particle, ParticlePool};
-use pooled_benches::seed::{SeedFreeListPool, SeedScanPool};
-use pooled_benches::{Bursts, CAPACITY, Container, Group, workload};
+use pooling_benches::particle::{Particle, ParticlePool};
+use pooling_benches::seed::{SeedFreeListPool, SeedScanPool};
+use pooling_benches::{Bursts, CAPACITY, Container, Group, workload};
 use slotmap::{DenseSlotMap, SlotMap};
 
 fn particles(c: &mut Criterion) {
@@ -43,7 +43,7 @@ fn bench<P: Container>(group: &mut Group<'_>, bursts: &Bursts, mut peer: P) {
 
 criterion_group! {
     name = benches;
-    config = pooled_benches::config();
+    config = pooling_benches::config();
     targets = particles
 }
 criterion_main!(benches);

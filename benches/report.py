@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Criterion's results as markdown tables, one per workload, and benches/chart.svg.
 
-    cargo bench -p pooled-benches && python3 benches/report.py > /tmp/tables.md
+    cargo bench -p pooling-benches && python3 benches/report.py > /tmp/tables.md
 
 Reads target/criterion/<group>/<function>[/<parameter>]/new/{benchmark.json,estimates.json} and
-takes each benchmark's median (ns). Each table gives every peer's median and pooled / peer (below
-1: pooled is faster); the chart draws those ratios on a log scale. Python 3.11 stdlib only.
+takes each benchmark's median (ns). Each table gives every peer's median and pooling / peer (below
+1: pooling is faster); the chart draws those ratios on a log scale. Python 3.11 stdlib only.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ CRITERION = ROOT / "target" / "criterion"
 CHART = ROOT / "benches" / "chart.svg"
 
 # The order of rows and bars; peers not listed come after, alphabetically.
-PEERS = ["pooled", "pooled_lease", "slab", "slotmap", "dense_slotmap", "thunderdome",
+PEERS = ["pooling", "pooling_lease", "slab", "slotmap", "dense_slotmap", "thunderdome",
          "sharded_slab", "lifeguard", "object_pool", "box", "seed_scan", "seed_free_list", "vec"]
 
 # (title, criterion group, parameter, divide the median by this for the "per" column, its label)
@@ -64,7 +64,7 @@ def format_ratio(ratio: float | None) -> str:
 
 
 def tables(results) -> tuple[str, dict[str, list[tuple[str, float]]]]:
-    """The markdown tables, and every workload's ratios pooled / peer for the chart."""
+    """The markdown tables, and every workload's ratios pooling / peer for the chart."""
     out, ratios = [], {}
     for title, group, parameter, per, per_label in WORKLOADS:
         rows = sorted(
@@ -74,16 +74,16 @@ def tables(results) -> tuple[str, dict[str, list[tuple[str, float]]]]:
         if not rows:
             print(f"warning: no results for {title}", file=sys.stderr)
             continue
-        pooled = dict(rows).get("pooled")
+        pooled = dict(rows).get("pooling")
         per_head = f" median {per_label} |" if per else ""
-        out += [f"### {title}\n", f"| peer | median |{per_head} pooled / peer |",
+        out += [f"### {title}\n", f"| peer | median |{per_head} pooling / peer |",
                 "|---|---:|" + ("---:|" if per else "") + "---:|"]
         ratios[title] = []
         for peer, median in rows:
             ratio = pooled / median if pooled is not None else None
             per_cell = f" {format_time(median / per)} |" if per else ""
             out.append(f"| {peer} | {format_time(median)} |{per_cell} {format_ratio(ratio)} |")
-            if ratio is not None and not peer.startswith("pooled"):
+            if ratio is not None and not peer.startswith("pooling"):
                 ratios[title].append((peer, ratio))
         out.append("")
     return "\n".join(out), ratios
@@ -109,8 +109,8 @@ PALETTE = {
 
 
 def chart(ratios: dict[str, list[tuple[str, float]]]) -> str:
-    """Horizontal bars of pooled / peer on a log scale, grouped by workload, bars drawn from the
-    1.0 line: left of it pooled is faster, right of it the peer is."""
+    """Horizontal bars of pooling / peer on a log scale, grouped by workload, bars drawn from the
+    1.0 line: left of it pooling is faster, right of it the peer is."""
     groups = [(name, bars) for name, bars in ratios.items() if bars]
     values = [ratio for _, bars in groups for _, ratio in bars]
     # Whole decades, with room for the value labels beyond the longest bars.
@@ -132,9 +132,9 @@ def chart(ratios: dict[str, list[tuple[str, float]]]) -> str:
         f'font-size="12">',
         f'<rect width="{width}" height="{height}" fill="white"/>',
         f'<text x="{width / 2}" y="24" text-anchor="middle" font-size="16" font-weight="bold">'
-        "pooled time / peer time (median), log scale</text>",
+        "pooling time / peer time (median), log scale</text>",
         f'<text x="{width / 2}" y="44" text-anchor="middle" fill="#333">'
-        "below 1: pooled is faster (bar to the left); above 1: the peer is faster</text>",
+        "below 1: pooling is faster (bar to the left); above 1: the peer is faster</text>",
     ]
     # Grid: every power of ten, and 2 and 5 between.
     ticks = []

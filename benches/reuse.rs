@@ -7,9 +7,9 @@
 //! allocates nothing; the peers that build fresh objects allocate both buffers every time.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pooled_benches::particle::{Heavy, HeavyPool, NAMES, Owner};
-use pooled_benches::reuse::Fresh;
-use pooled_benches::{Group, Reuse, workload};
+use pooling_benches::particle::{Heavy, HeavyPool, NAMES, Owner};
+use pooling_benches::reuse::Fresh;
+use pooling_benches::{Group, Reuse, workload};
 use slotmap::{DenseSlotMap, SlotMap};
 use std::rc::Rc;
 
@@ -44,7 +44,7 @@ fn bench<R: Reuse>(group: &mut Group<'_>, owner: &Rc<Owner>, mut peer: R) {
 
 criterion_group! {
     name = benches;
-    config = pooled_benches::config();
+    config = pooling_benches::config();
     targets = reuse
 }
 criterion_main!(benches);

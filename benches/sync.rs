@@ -10,7 +10,7 @@
 //! preemption rather than parallel speed-up. Self-contained: it needs nothing from `common/`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use pooled::{Handle, Pooled};
+use pooling::{Handle, Pooled};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Barrier, Mutex};

@@ -15,7 +15,7 @@
 
 mod cli;
 
-use pooled::{Handle, Pooled, Stats};
+use pooling::{Handle, Pooled, Stats};
 use std::process::ExitCode;
 
 const USAGE: &str = "\

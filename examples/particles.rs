@@ -22,7 +22,7 @@
 
 mod cli;
 
-use pooled::Pooled;
+use pooling::Pooled;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::rc::Rc;

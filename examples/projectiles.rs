@@ -18,7 +18,7 @@
 //! cargo run --example projectiles -- --ticks 60
 //! ```
 
-use pooled::Pooled;
+use pooling::Pooled;
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::rc::Rc;

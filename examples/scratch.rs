@@ -13,7 +13,7 @@
 
 mod cli;
 
-use pooled::Pooled;
+use pooling::Pooled;
 use std::process::ExitCode;
 
 const USAGE: &str = "\

@@ -20,7 +20,7 @@
 
 mod cli;
 
-use pooled::{Handle, Pooled, Stats, TotalOrder};
+use pooling::{Handle, Pooled, Stats, TotalOrder};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 

@@ -17,7 +17,7 @@
 
 mod cli;
 
-use pooled::{Handle, Pooled, TotalOrder};
+use pooling::{Handle, Pooled, TotalOrder};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::rc::Rc;

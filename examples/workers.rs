@@ -16,7 +16,7 @@
 
 mod cli;
 
-use pooled::{Handle, Pooled, SyncLease};
+use pooling::{Handle, Pooled, SyncLease};
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::thread;

@@ -1,4 +1,4 @@
-#![doc = include_str!("../README.md")]
+#![cfg_attr(not(doctest), doc = include_str!("../README.md"))]
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
@@ -16,15 +16,21 @@ pub use pool_derive::{Pooled, Reset};
 #[doc = include_str!("../ERRORS.md")]
 pub mod compile_errors {}
 
+/// How fast pooling is against its peers, measured side by side, and what limits each figure: the
+/// package's BENCHMARKS.md. The benches themselves are the `pooling-benches` workspace member.
+#[allow(clippy::doc_markdown, reason = "measurement notes name peers and workloads as written")]
+#[doc = include_str!("../BENCHMARKS.md")]
+pub mod benchmarks {}
+
 #[doc(hidden)]
 pub mod __private {
     pub use pool_core::__private::*;
 }
 
-/// Generated code checks with this that it found the `pooled` facade, whose version pins the
+/// Generated code checks with this that it found the `pooling` facade, whose version pins the
 /// runtime's; `pool-core` defines a version of it that fails to compile.
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __require_pooled_not_pool_core {
+macro_rules! __require_pooling_not_pool_core {
     () => {};
 }

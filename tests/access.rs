@@ -1,7 +1,7 @@
 //! What slotmap and slab users reach for: `pool[handle]`, several objects borrowed mutably at
 //! once, an `init` and a `retain` that see the handle, and handles as numbers.
 
-use pooled::{Handle, Pool, Pooled};
+use pooling::{Handle, Pool, Pooled};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 #[derive(Pooled, Debug)]

@@ -1,6 +1,6 @@
 //! The struct-level attributes that shape the generated pool type: `name`, `vis` and `crate`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 4, name = Sparks)]
@@ -17,7 +17,7 @@ fn name_renames_the_pool_type() {
 }
 
 mod effects {
-    use pooled::Pooled;
+    use pooling::Pooled;
 
     /// Visible to the whole crate, its pool only to this module.
     #[derive(Pooled)]
@@ -48,24 +48,24 @@ fn vis_sets_the_pool_types_visibility() {
     assert_eq!(smoke.get(puff).unwrap().density, 4);
 }
 
-/// A crate that wraps `pooled` and re-exports it, as an engine would.
+/// A crate that wraps `pooling` and re-exports it, as an engine would.
 mod engine {
-    pub(crate) mod pooled {
-        pub(crate) use ::pooled::*;
+    pub(crate) mod pooling {
+        pub(crate) use ::pooling::*;
     }
 }
 
 mod game {
-    use crate::engine::pooled::{Pooled, Reset};
+    use crate::engine::pooling::{Pooled, Reset};
 
     #[derive(Reset)]
-    #[pool(crate = crate::engine::pooled)]
+    #[pool(crate = crate::engine::pooling)]
     pub(crate) struct Stats {
         pub(crate) hits: u32,
     }
 
     #[derive(Pooled)]
-    #[pool(size = 2, crate = "crate::engine::pooled")]
+    #[pool(size = 2, crate = "crate::engine::pooling")]
     pub(crate) struct Unit {
         pub(crate) stats: Stats,
     }

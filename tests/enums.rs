@@ -3,7 +3,7 @@
 //! as a struct's are (capacity and `keep` fields kept); any other variant is replaced by a
 //! freshly built blank variant, dropping everything it owned.
 
-use pooled::{Handle, Pooled, Reset};
+use pooling::{Handle, Pooled, Reset};
 use std::cell::Cell;
 use std::rc::Rc;
 

@@ -1,7 +1,7 @@
 //! `ERRORS.md`, "Errors and what they mean", is generated from the compile-fail cases in
 //! `tests/ui/`: each case's first line says what the mistake is, its code shows it, and its
 //! `.stderr` is what the compiler prints. This test builds the file again and fails if it
-//! differs, so that it cannot drift from the cases; `UPDATE_ERRORS_DOC=1 cargo test --test
+//! differs, so that it cannot drift from the cases; `UPDATE_ERRORS_DOC=1 cargo test -p pooling-tests --test
 //! errors_doc` rewrites it.
 #![cfg(not(miri))]
 
@@ -55,7 +55,10 @@ fn generate(root: &Path) -> String {
 
 #[test]
 fn the_errors_doc_matches_the_compile_fail_cases() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The workspace root, where ERRORS.md is: this crate is its `tests/` folder.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ is in the workspace");
     let generated = generate(root);
     let path = root.join("ERRORS.md");
     if std::env::var_os("UPDATE_ERRORS_DOC").is_some() {
@@ -64,7 +67,7 @@ fn the_errors_doc_matches_the_compile_fail_cases() {
     let written = fs::read_to_string(&path).unwrap_or_default();
     assert!(
         written == generated,
-        "ERRORS.md differs from tests/ui: run `UPDATE_ERRORS_DOC=1 cargo test --test errors_doc` \
+        "ERRORS.md differs from tests/ui: run `UPDATE_ERRORS_DOC=1 cargo test -p pooling-tests --test errors_doc` \
          and review the diff"
     );
 }

@@ -2,7 +2,7 @@
 //! replaced, or naming a slot that is free or lent. None of them ever reaches an object, and
 //! none changes anything.
 
-use pooled::{Handle, Pooled, TotalOrder};
+use pooling::{Handle, Pooled, TotalOrder};
 use std::rc::Rc;
 
 #[derive(Pooled, Debug)]

@@ -1,6 +1,6 @@
 //! `Handle<T>`: its size, its traits for any `T`, and that it never reaches a reused slot.
 
-use pooled::{Handle, Pooled};
+use pooling::{Handle, Pooled};
 use std::collections::{BTreeSet, HashSet};
 
 /// Deliberately neither `Copy`, `Clone`, `Eq`, `Ord`, `Hash` nor `Debug`, nor `Send`/`Sync`.

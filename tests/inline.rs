@@ -2,7 +2,7 @@
 //! builds nothing, blank objects built on first use up to a watermark and never again, and
 //! everything else as on the heap.
 
-use pooled::{Evictable, Handle, Inline, Pool, Pooled, Reset, Storage};
+use pooling::{Evictable, Handle, Inline, Pool, Pooled, Reset, Storage};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -350,7 +350,7 @@ fn loudest<T: Evictable, S, B: Storage>(pool: &Pool<T, S, B>) -> Option<Handle<T
 
 #[test]
 fn generic_code_takes_inline_pools() {
-    let mut voices: Pool<Voice, pooled::Evict, Inline<3, 1>> = VoicePool::new();
+    let mut voices: Pool<Voice, pooling::Evict, Inline<3, 1>> = VoicePool::new();
     voices.create(|v| v.volume = 4);
     let loud = voices.create(|v| v.volume = 8);
     assert_eq!(loudest(&voices), Some(loud));
@@ -463,7 +463,7 @@ fn an_inline_pool_saves_and_loads_slot_for_slot() {
         assert_eq!(loaded.create(|_| {}).unwrap(), pool.create(|_| {}).unwrap());
     }
     // A heap pool's save loads into an inline pool it fits in.
-    let mut heap = Pool::<Saved, pooled::Fail, pooled::Heap>::with_capacity(4);
+    let mut heap = Pool::<Saved, pooling::Fail, pooling::Heap>::with_capacity(4);
     let kept = heap.create(|s| s.score = 7).unwrap();
     let moved: SavedPool = serde_json::from_str(&serde_json::to_string(&heap).unwrap()).unwrap();
     assert_eq!(moved.get(kept).map(|s| s.score), Some(7));
@@ -474,7 +474,7 @@ fn an_inline_pool_saves_and_loads_slot_for_slot() {
         big.create(|p| p.id = id).unwrap();
     }
     let too_many = serde_json::to_string(&big).unwrap();
-    let small: Result<Pool<Particle, pooled::Fail, Inline<8, 1>>, _> =
+    let small: Result<Pool<Particle, pooling::Fail, Inline<8, 1>>, _> =
         serde_json::from_str(&too_many);
     assert!(small.is_err());
 }
@@ -490,7 +490,7 @@ struct Sized130 {
 #[test]
 fn a_constant_size_gets_its_words_of_bits_computed() {
     let mut pool = Sized130Pool::new();
-    let same: &Pool<Sized130, pooled::Fail, Inline<130, 3>> = &pool;
+    let same: &Pool<Sized130, pooling::Fail, Inline<130, 3>> = &pool;
     assert_eq!(same.capacity(), VOICES);
     let handles: Vec<_> = (0..130)
         .map(|n| pool.create(|s| s.n = n).unwrap())

@@ -1,6 +1,6 @@
 //! Leases: objects borrowed through `&pool` and given back, reset, when the lease drops.
 
-use pooled::{Handle, Lease, Pooled};
+use pooling::{Handle, Lease, Pooled};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 

@@ -12,7 +12,7 @@ mod model;
 mod subjects;
 
 use model::Op;
-use pooled::Inline;
+use pooling::Inline;
 use proptest::prelude::*;
 use subjects::{Boss, Chirp, Enemy, Shot, Spark, Voice};
 

@@ -1,6 +1,6 @@
 //! After `new()`, the pool never touches the heap: thousands of operations, zero allocations.
 
-use pooled::Pooled;
+use pooling::Pooled;
 use std::rc::Rc;
 
 #[derive(Pooled)]

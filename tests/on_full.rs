@@ -1,6 +1,6 @@
 //! The four answers to a full pool, `#[pool(on_full = ...)]`: fail, panic, evict and grow.
 
-use pooled::{Handle, Pooled, TotalOrder};
+use pooling::{Handle, Pooled, TotalOrder};
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -302,7 +302,7 @@ macro_rules! churn_matches_the_model {
                 assert_eq!(stats.live + stats.free + stats.retired, stats.capacity);
                 assert!(gone.iter().all(|h| pool.get(*h).is_none()));
             }
-            let reached: fn(pooled::Stats) -> bool = $reached;
+            let reached: fn(pooling::Stats) -> bool = $reached;
             assert!(
                 reached(pool.stats()),
                 "the pool never reached its full-pool strategy"

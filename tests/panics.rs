@@ -1,7 +1,7 @@
 //! A panic in user code (`init`, a `reset_with` function, a field's `Drop`) leaves the pool
 //! consistent: every slot is live or free, never lost, never shared.
 
-use pooled::Pooled;
+use pooling::Pooled;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 

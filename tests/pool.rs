@@ -1,6 +1,6 @@
 //! The generated pool's operations and their error cases.
 
-use pooled::{Handle, PoolFull, Pooled, StaleHandle, Stats};
+use pooling::{Handle, PoolFull, Pooled, StaleHandle, Stats};
 
 #[derive(Pooled, Debug)]
 #[pool(size = 8)]
@@ -106,7 +106,7 @@ fn release_frees_the_slot_and_makes_the_handle_stale() {
     assert_eq!(pool.len(), 1);
     assert!(pool.get(h).is_none());
     let error = pool.release(h).unwrap_err();
-    assert_eq!(error, pooled::StaleHandle::clone(&error));
+    assert_eq!(error, pooling::StaleHandle::clone(&error));
     assert_eq!(
         (error.index(), error.generation()),
         (1, h.generation().get())
@@ -232,11 +232,11 @@ fn errors_are_std_errors() {
 
 #[test]
 fn the_generated_pool_is_the_engine_and_generic_code_takes_any_pool() {
-    fn live<T: Pooled, S>(pool: &mut pooled::Pool<T, S>) -> usize {
+    fn live<T: Pooled, S>(pool: &mut pooling::Pool<T, S>) -> usize {
         pool.try_create(|_| {}).unwrap();
         pool.iter().count()
     }
-    let mut pool: pooled::Pool<Particle> = ParticlePool::new();
+    let mut pool: pooling::Pool<Particle> = ParticlePool::new();
     pool.create(|p| p.x = 1.0).unwrap();
     assert_eq!(live(&mut pool), 2);
     assert!(

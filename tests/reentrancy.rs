@@ -7,7 +7,7 @@
 //! The tests leak their pools, to lend from them through `&'static`: `.ci/run` runs them under
 //! Miri apart from the other tests, with leaks allowed (they live in the `leaked_pool` module).
 
-use pooled::{Lease, Pooled};
+use pooling::{Lease, Pooled};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};

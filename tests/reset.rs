@@ -1,7 +1,7 @@
 //! Field-by-field reset: every default strategy, the field attributes, `#[derive(Reset)]`, and
 //! references let go the moment an object is released.
 
-use pooled::{Pooled, Reset};
+use pooling::{Pooled, Reset};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, VecDeque};
 use std::marker::PhantomData;
@@ -162,7 +162,7 @@ struct Holder {
     many: Vec<Rc<Emitter>>,
 }
 
-fn hold(pool: &mut HolderPool, rc: &Rc<Emitter>, arc: &Arc<Emitter>) -> pooled::Handle<Holder> {
+fn hold(pool: &mut HolderPool, rc: &Rc<Emitter>, arc: &Arc<Emitter>) -> pooling::Handle<Holder> {
     pool.create(|h| {
         h.rc = Some(Rc::clone(rc));
         h.arc = Some(Arc::clone(arc));
@@ -297,7 +297,7 @@ fn derived_reset_resets_nested_types_field_by_field() {
 #[pool(size = 3)]
 struct Node<T: Clone> {
     value: Option<T>,
-    children: Vec<pooled::Handle<Node<T>>>,
+    children: Vec<pooling::Handle<Node<T>>>,
 }
 
 #[derive(Pooled)]

@@ -1,6 +1,6 @@
 //! Copies of a pool: `Clone`, and save games through serde (JSON and postcard), slot for slot.
 
-use pooled::{Handle, Pool, Pooled};
+use pooling::{Handle, Pool, Pooled};
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 

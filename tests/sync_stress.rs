@@ -3,10 +3,10 @@
 //! at the end: the pool's counts, each object's content against the handle and the thread that
 //! made it, and an `Arc` held by exactly the live objects.
 //!
-//! 10⁷ operations in release mode (`cargo test --release --test sync_stress`, in `.ci/run`),
+//! 10⁷ operations in release mode (`cargo test -p pooling-tests --release --test sync_stress`, in `.ci/run`),
 //! 10⁵ in debug, a few hundred under Miri.
 
-use pooled::{Handle, Pooled};
+use pooling::{Handle, Pooled};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread;

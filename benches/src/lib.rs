@@ -1,4 +1,4 @@
-//! The benchmarks of `pooled` against its peers, as a library that the criterion benches (time)
+//! The benchmarks of `pooling` against its peers, as a library that the criterion benches (time)
 //! and the callgrind suite (instructions) share: the object types, the seed's two pools, the
 //! random workloads (generated once from a fixed seed, so that every peer sees exactly the same
 //! sequence), the [`Peer`] and [`Reuse`] traits that every peer implements once, and one generic

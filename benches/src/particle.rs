@@ -1,6 +1,6 @@
 //! The object types of the workloads, with the traits each peer asks of them.
 
-use pooled::Pooled;
+use pooling::Pooled;
 use std::rc::Rc;
 
 /// The seed's particle. `size = 1024` is the churn capacity; the other workloads use

@@ -6,14 +6,14 @@ use crate::particle::{Particle, ParticlePool};
 use crate::peer::{Container, Peer, Release};
 use crate::seed::{SeedFreeListPool, SeedScanPool};
 use crate::{Occupancy, Spawn};
-use pooled::Handle;
+use pooling::Handle;
 use slotmap::{DefaultKey, DenseSlotMap, SlotMap};
 use std::borrow::Borrow;
 use std::hint::black_box;
 use std::ops::Deref;
 
 impl Peer for ParticlePool {
-    const NAME: &'static str = "pooled";
+    const NAME: &'static str = "pooling";
     type Key = Handle<Particle>;
     #[inline]
     fn create(&mut self, spawn: &Spawn) -> Self::Key {

@@ -2,7 +2,7 @@
 //! back.
 
 use crate::particle::{Heavy, HeavyPool, Owner};
-use pooled::{Handle, Lease};
+use pooling::{Handle, Lease};
 use slotmap::{DefaultKey, DenseSlotMap, SlotMap};
 use std::rc::Rc;
 
@@ -19,7 +19,7 @@ pub trait Reuse {
 }
 
 impl Reuse for HeavyPool {
-    const NAME: &'static str = "pooled";
+    const NAME: &'static str = "pooling";
     type Held = Handle<Heavy>;
     #[inline]
     fn acquire(&mut self, name: &'static str, owner: &Rc<Owner>) -> Self::Held {
@@ -33,7 +33,7 @@ impl Reuse for HeavyPool {
 
 /// Each lease gives its object back, reset, as it drops.
 impl<'p> Reuse for &'p HeavyPool {
-    const NAME: &'static str = "pooled_lease";
+    const NAME: &'static str = "pooling_lease";
     type Held = Lease<'p, Heavy>;
     #[inline]
     fn acquire(&mut self, name: &'static str, owner: &Rc<Owner>) -> Self::Held {

@@ -26,7 +26,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         1 => model::run::<Boss>(&ops),
         2 => model::run::<Voice>(&ops),
         3 => model::run::<Enemy>(&ops),
-        4 => model::run_in::<Chirp, pooled::Inline<70, 2>>(&ops),
+        4 => model::run_in::<Chirp, pooling::Inline<70, 2>>(&ops),
         _ => model::run::<Shot>(&ops),
     }
 });

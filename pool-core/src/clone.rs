@@ -13,7 +13,7 @@ use core::marker::PhantomData;
 /// counts say the leases gave them back.
 ///
 /// ```
-/// # use pooled::Pooled;
+/// # use pooling::Pooled;
 /// # #[derive(Pooled, Clone)]
 /// # #[pool(size = 8)]
 /// # struct Enemy { health: i32 }
@@ -23,7 +23,7 @@ use core::marker::PhantomData;
 /// enemies[e].health = 0;
 /// enemies = snapshot; // roll back
 /// assert_eq!(enemies[e].health, 10);
-/// # Ok::<(), pooled::PoolFull>(())
+/// # Ok::<(), pooling::PoolFull>(())
 /// ```
 impl<T: Pooled + Clone, S, B: Storage> Clone for Pool<T, S, B> {
     fn clone(&self) -> Self {

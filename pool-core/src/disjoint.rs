@@ -10,7 +10,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// O(N log N) in the number of handles, plus the pool's chunks (one unless it grew).
     ///
     /// ```
-    /// # use pooled::{Handle, Pooled};
+    /// # use pooling::{Handle, Pooled};
     /// # #[derive(Pooled)]
     /// # #[pool(size = 8)]
     /// # struct Body { x: f32, hits: u32 }
@@ -24,7 +24,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// }
     /// assert_eq!(bodies[enemy].hits, 1);
     /// assert!(bodies.get_disjoint_mut([enemy, enemy]).is_none()); // the same object twice
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[doc(
         alias = "get2_mut",

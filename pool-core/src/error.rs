@@ -8,7 +8,7 @@ use crate::Handle;
 /// read [`Stats::high_water`](crate::Stats::high_water) after a busy run.
 ///
 /// ```
-/// use pooled::{PoolFull, Pooled};
+/// use pooling::{PoolFull, Pooled};
 ///
 /// #[derive(Pooled)]
 /// #[pool(size = 1)]
@@ -36,7 +36,7 @@ impl PoolFull {
     /// The capacity of the pool that was full.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1)]
     /// # struct Bullet { damage: u32 }
@@ -45,7 +45,7 @@ impl PoolFull {
     /// let full = pool.create(|_| {}).unwrap_err();
     /// assert_eq!(full.capacity(), 1);
     /// assert_eq!(full.to_string(), "pool is full: none of its 1 slots is free");
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     pub const fn capacity(&self) -> usize {
         self.capacity
@@ -59,7 +59,7 @@ impl PoolFull {
 /// Nothing changed.
 ///
 /// ```
-/// use pooled::{Pooled, StaleHandle};
+/// use pooling::{Pooled, StaleHandle};
 ///
 /// #[derive(Pooled)]
 /// #[pool(size = 4)]
@@ -96,7 +96,7 @@ impl StaleHandle {
     /// The slot index of the stale handle.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4)]
     /// # struct Bullet { damage: u32 }
@@ -105,7 +105,7 @@ impl StaleHandle {
     /// pool.release(bullet).unwrap();
     /// let stale = pool.release(bullet).unwrap_err();
     /// assert_eq!((stale.index(), stale.generation()), (bullet.index(), bullet.generation().get()));
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     pub const fn index(&self) -> usize {
         self.index

@@ -43,7 +43,7 @@ use core::num::{NonZeroU32, NonZeroU64};
 /// It costs nothing: a lookup compares one version.
 ///
 /// ```
-/// use pooled::{Handle, Pooled};
+/// use pooling::{Handle, Pooled};
 ///
 /// #[derive(Pooled)]
 /// #[pool(size = 4)]
@@ -94,7 +94,7 @@ impl<T> Handle<T> {
     /// lives. Use it to index side tables that are parallel to the pool.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4)]
     /// # struct Enemy { health: i32 }
@@ -106,7 +106,7 @@ impl<T> Handle<T> {
     /// let again = enemies.create(|_| {})?;
     /// assert_eq!(again.index(), e.index()); // the same slot, another object
     /// assert_ne!(again, e);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     pub const fn index(self) -> usize {
@@ -121,7 +121,7 @@ impl<T> Handle<T> {
     /// one, until the count wraps.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1)]
     /// # struct Enemy { health: i32 }
@@ -131,7 +131,7 @@ impl<T> Handle<T> {
     /// let second = enemies.create(|_| {})?;
     /// assert_eq!(second.generation().get(), first.generation().get().wrapping_add(2));
     /// assert_eq!(first.generation().get() % 2, 1);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     pub const fn generation(self) -> NonZeroU32 {
@@ -146,7 +146,7 @@ impl<T> Handle<T> {
     /// [`from_bits`](Handle::from_bits) turns it back.
     ///
     /// ```
-    /// # use pooled::{Handle, Pooled};
+    /// # use pooling::{Handle, Pooled};
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4)]
     /// # struct Connection { bytes_in: u64 }
@@ -154,7 +154,7 @@ impl<T> Handle<T> {
     /// let conn = connections.create(|c| c.bytes_in = 0)?;
     /// let token = conn.to_bits(); // e.g. a `mio::Token(token as usize)`
     /// assert_eq!(Handle::<Connection>::from_bits(token), Some(conn));
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     pub const fn to_bits(self) -> u64 {
@@ -168,7 +168,7 @@ impl<T> Handle<T> {
     /// pool, the pool refuses it (see [above](Handle#handles-from-another-pool)).
     ///
     /// ```
-    /// # use pooled::{Handle, Pooled};
+    /// # use pooling::{Handle, Pooled};
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4)]
     /// # struct Connection { bytes_in: u64 }

@@ -4,7 +4,7 @@ use core::ops::{Index, IndexMut};
 /// `pool[handle]`: the object `handle` names, as [`get`](Pool::get) returns it.
 ///
 /// ```
-/// # use pooled::Pooled;
+/// # use pooling::Pooled;
 /// # #[derive(Pooled)]
 /// # #[pool(size = 4)]
 /// # struct Enemy { health: i32 }
@@ -12,7 +12,7 @@ use core::ops::{Index, IndexMut};
 /// let e = enemies.try_create(|e| e.health = 10)?;
 /// enemies[e].health -= 3;
 /// assert_eq!(enemies[e].health, 7);
-/// # Ok::<(), pooled::PoolFull>(())
+/// # Ok::<(), pooling::PoolFull>(())
 /// ```
 ///
 /// # Panics

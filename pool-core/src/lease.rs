@@ -18,7 +18,7 @@ use scopeguard::ScopeGuard;
 /// If the code holding a lease panics, the lease still gives its object back while unwinding.
 ///
 /// ```
-/// use pooled::Pooled;
+/// use pooling::Pooled;
 ///
 /// #[derive(Pooled)]
 /// #[pool(size = 4)]
@@ -38,7 +38,7 @@ use scopeguard::ScopeGuard;
 ///
 /// let kept = pool.acquire(|s| s.points.push([0.0; 3]))?.into_handle();
 /// assert_eq!(pool.get(kept).unwrap().points.len(), 1);
-/// # Ok::<(), pooled::PoolFull>(())
+/// # Ok::<(), pooling::PoolFull>(())
 /// ```
 ///
 /// A lease is neither `Send` nor `Sync`, since the pool is not `Sync`. A lease that is forgotten
@@ -74,7 +74,7 @@ impl<'a, T: Pooled> Lease<'a, T> {
     /// `release_all`, eviction).
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4)]
     /// # struct Request { body: Vec<u8> }
@@ -84,7 +84,7 @@ impl<'a, T: Pooled> Lease<'a, T> {
     /// let kept = lease.into_handle(); // worth keeping after all
     /// assert_eq!(pool.get(kept).unwrap().body, b"GET /");
     /// assert_eq!(pool.len(), 1);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     pub fn into_handle(self) -> Handle<T> {
         // Not dropped: the object stays, now live.

@@ -1,11 +1,11 @@
-//! The runtime behind [`pooled`](https://docs.rs/pooled): a fixed-size pool engine with
+//! The runtime behind [`pooling`](https://docs.rs/pooling): a fixed-size pool engine with
 //! generational handles and field-by-field reset.
 //!
-//! Use it through the `pooled` crate, which re-exports everything here next to the
+//! Use it through the `pooling` crate, which re-exports everything here next to the
 //! `#[derive(Pooled)]` and `#[derive(Reset)]` macros that drive it:
 //!
 //! ```
-//! use pooled::Pooled;
+//! use pooling::Pooled;
 //!
 //! #[derive(Pooled)]
 //! #[pool(size = 64)]

@@ -8,7 +8,7 @@ use core::cmp::Ordering;
 /// as a silent wrong choice of victim.
 ///
 /// ```
-/// use pooled::TotalOrder;
+/// use pooling::TotalOrder;
 ///
 /// let mut volumes = [0.5, f32::NAN, 0.1].map(TotalOrder);
 /// volumes.sort();
@@ -55,7 +55,7 @@ total_order!(f32, f64);
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot rank objects for eviction: it is not totally ordered (`Ord`)",
     label = "this measure returns `{Self}`",
-    note = "to rank by a float, return `pooled::TotalOrder(value)`, which orders floats totally"
+    note = "to rank by a float, return `pooling::TotalOrder(value)`, which orders floats totally"
 )]
 pub trait Importance: Ord {}
 

@@ -24,7 +24,7 @@ use scopeguard::ScopeGuard;
 /// `shrink` where they apply). Generic code takes any pool:
 ///
 /// ```
-/// use pooled::{Pool, Pooled};
+/// use pooling::{Pool, Pooled};
 ///
 /// #[derive(Pooled)]
 /// #[pool(size = 256)]
@@ -52,7 +52,7 @@ use scopeguard::ScopeGuard;
 /// }
 /// assert!(pool.is_empty());
 /// assert!(pool.get(p).is_none());
-/// # Ok::<(), pooled::PoolFull>(())
+/// # Ok::<(), pooling::PoolFull>(())
 /// ```
 ///
 /// Creating and releasing objects is O(1) and never allocates (unless a [`Grow`](crate::Grow)
@@ -90,7 +90,7 @@ impl<T: Pooled, S> Pool<T, S, Heap> {
     /// per slot.
     ///
     /// ```
-    /// use pooled::{Pool, Pooled};
+    /// use pooling::{Pool, Pooled};
     ///
     /// #[derive(Pooled)]
     /// #[pool(size = 256)]
@@ -117,7 +117,7 @@ impl<T: Pooled, S> Pool<T, S, Heap> {
     /// `capacity`.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 256)]
     /// # struct Particle { frames_left: u32 }
@@ -161,7 +161,7 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
     /// [`prefill`](Pool::prefill) to build them all now.
     ///
     /// ```
-    /// use pooled::Pooled;
+    /// use pooling::Pooled;
     /// use std::sync::Mutex;
     ///
     /// #[derive(Pooled)]
@@ -179,7 +179,7 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
     /// assert_eq!(pool[p].len, 3);
     /// assert_eq!(pool.capacity(), 8);
     /// assert_eq!(pool.len(), 1);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// A hand-written `Inline<N, W>` whose `W` is not `N.div_ceil(64)`, or an `N` past
@@ -210,7 +210,7 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
     /// taken in index order after, as a heap pool's are.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4, storage = inline)]
     /// # struct Packet { len: u16 }
@@ -218,7 +218,7 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
     /// pool.prefill();
     /// let first = pool.create(|_| {})?;
     /// assert_eq!(first.index(), 0);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Panics
@@ -236,14 +236,14 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// The number of slots, live or not.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 2)]
     /// # struct Spark { heat: u32 }
     /// let mut pool = SparkPool::new();
     /// pool.try_create(|_| {})?;
     /// assert_eq!((pool.len(), pool.capacity()), (1, 2));
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     #[doc(alias = "count_all", alias = "CountAll")]
@@ -255,7 +255,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// in [`Stats::leased`].
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 2)]
     /// # struct Spark { heat: u32 }
@@ -264,7 +264,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// let _lease = pool.try_acquire(|_| {})?;
     /// assert_eq!(pool.len(), 1); // the lease is not counted
     /// assert_eq!(pool.stats().leased, 1);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     #[doc(alias = "count_active", alias = "CountActive", alias = "count")]
@@ -275,7 +275,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// Whether no object is live.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 2)]
     /// # struct Spark { heat: u32 }
@@ -283,7 +283,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// assert!(pool.is_empty());
     /// let spark = pool.try_create(|_| {})?;
     /// assert!(!pool.is_empty());
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     pub fn is_empty(&self) -> bool {
@@ -294,7 +294,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// strategy's `create` would fail, panic, evict or grow).
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 2)]
     /// # struct Spark { heat: u32 }
@@ -303,7 +303,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// assert!(!pool.is_full());
     /// pool.try_create(|_| {})?;
     /// assert!(pool.is_full());
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     pub fn is_full(&self) -> bool {
@@ -318,7 +318,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// slot is reset and stays free.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1)]
     /// # struct Particle { frames_left: u32, x: f64 }
@@ -328,7 +328,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// assert_eq!(pool.get(p).unwrap().x, 0.0); // what init did not set is blank
     ///
     /// assert!(pool.try_create(|p| p.frames_left = 30).is_err()); // full
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -344,14 +344,14 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// `insert_with_key`, slab's `vacant_entry`).
     ///
     /// ```
-    /// # use pooled::{Handle, Pooled};
+    /// # use pooling::{Handle, Pooled};
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4)]
     /// # struct Node { me: Option<Handle<Node>> }
     /// let mut nodes = NodePool::new();
     /// let node = nodes.try_create_with_handle(|handle, node| node.me = Some(handle))?;
     /// assert_eq!(nodes[node].me, Some(node));
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -372,7 +372,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// strategy.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 2)]
     /// # struct Scratch { points: Vec<[f32; 3]> }
@@ -384,7 +384,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// assert!(pool.try_acquire(|_| {}).is_err()); // both slots are lent
     /// drop(a);
     /// assert!(pool.try_acquire(|_| {}).is_ok());
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -399,7 +399,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// another pool (see [`Handle`](crate::Handle#handles-from-another-pool)).
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4)]
     /// # struct Particle { x: f64 }
@@ -408,7 +408,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// assert_eq!(pool.get(p).map(|p| p.x), Some(2.5));
     /// pool.release(p).unwrap();
     /// assert!(pool.get(p).is_none());
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     pub fn get(&self, handle: Handle<T>) -> Option<&T> {
@@ -418,7 +418,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// The object `handle` names, mutably, or `None` once it has been released.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4)]
     /// # struct Particle { x: f64 }
@@ -428,7 +428,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     ///     p.x += 1.5;
     /// }
     /// assert_eq!(pool.get(p).unwrap().x, 1.5);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     pub fn get_mut(&mut self, handle: Handle<T>) -> Option<&mut T> {
@@ -439,7 +439,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// Whether `handle` names a live object of this pool.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4)]
     /// # struct Particle { x: f64 }
@@ -448,7 +448,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// assert!(pool.contains(p));
     /// pool.release(p).unwrap();
     /// assert!(!pool.contains(p));
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     #[doc(alias = "contains_key")]
@@ -467,7 +467,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// and its handle valid.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4)]
     /// # struct Particle { trail: Vec<(f64, f64)> }
@@ -476,7 +476,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// assert!(pool.release(p).is_ok());
     /// assert!(pool.release(p).is_err()); // already released
     /// assert!(!pool.contains(p));
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -560,7 +560,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// Live objects with their handles, in slot order.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 8)]
     /// # struct Particle { x: f64 }
@@ -570,7 +570,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// }
     /// let sum: f64 = pool.iter().map(|(_, p)| p.x).sum();
     /// assert_eq!(sum, 6.0);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     #[doc(alias = "iter_active")]
@@ -581,7 +581,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// Live objects with their handles, mutably, in slot order.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 8)]
     /// # struct Particle { x: f64, x_velocity: f64 }
@@ -591,7 +591,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     ///     p.x += p.x_velocity;
     /// }
     /// assert_eq!(pool.get(p).unwrap().x, 0.5);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     pub fn iter_mut(&mut self) -> IterMut<'_, T> {
@@ -602,7 +602,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// Live objects without their handles, in slot order.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 8)]
     /// # struct Particle { x: f64 }
@@ -611,7 +611,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     ///     pool.try_create(|p| p.x = x)?;
     /// }
     /// assert_eq!(pool.values().map(|p| p.x).sum::<f64>(), 3.0);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     pub fn values(&self) -> Values<'_, T> {
@@ -622,7 +622,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// loop.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 8)]
     /// # struct Particle { x: f64, x_velocity: f64 }
@@ -632,7 +632,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     ///     particle.x += particle.x_velocity;
     /// }
     /// assert_eq!(pool.get(p).unwrap().x, 2.0);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     pub fn values_mut(&mut self) -> ValuesMut<'_, T> {
@@ -646,7 +646,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// and the rest are untouched.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 8)]
     /// # struct Particle { frames_left: u32 }
@@ -659,7 +659,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     ///     p.frames_left > 0
     /// });
     /// assert_eq!(pool.len(), 1);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     pub fn retain(&mut self, mut keep: impl FnMut(&mut T) -> bool) {
@@ -670,7 +670,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// from an index kept elsewhere as the object goes.
     ///
     /// ```
-    /// # use pooled::{Handle, Pooled};
+    /// # use pooling::{Handle, Pooled};
     /// # use std::collections::HashSet;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 8)]
@@ -689,7 +689,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// });
     /// assert_eq!(targeted.len(), 1);
     /// assert!(targeted.iter().all(|&h| enemies.contains(h)));
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     pub fn retain_with_handle(&mut self, mut keep: impl FnMut(Handle<T>, &mut T) -> bool) {
         let retired_at = self.storage.retired_at();
@@ -736,7 +736,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// outstanding handle becomes stale.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 8)]
     /// # struct Contact { depth: f32 }
@@ -745,7 +745,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// contacts.release_all(); // end of frame
     /// assert!(contacts.is_empty());
     /// assert!(contacts.get(c).is_none());
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[doc(alias = "clear", alias = "Clear")]
     pub fn release_all(&mut self) {
@@ -758,7 +758,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// An [`Evict`](crate::Evict) pool's `victim()` is this with its `evict_by` measure.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 2)]
     /// # struct Voice { volume: u32 }
@@ -766,7 +766,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// let quiet = voices.try_create(|v| v.volume = 1)?;
     /// voices.try_create(|v| v.volume = 5)?;
     /// assert_eq!(voices.least_important(|v| v.volume), Some(quiet));
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     pub fn least_important<K: Importance>(
         &self,
@@ -779,7 +779,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// Occupancy and traffic figures for sizing the pool; see [`Stats`].
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4)]
     /// # struct Spark { heat: u32 }
@@ -788,7 +788,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// pool.release(spark).unwrap();
     /// let stats = pool.stats();
     /// assert_eq!((stats.created, stats.released, stats.high_water), (1, 1, 1));
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[doc(alias = "count_inactive", alias = "CountInactive")]
     pub fn stats(&self) -> Stats {

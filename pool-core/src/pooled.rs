@@ -26,8 +26,8 @@ use core::marker::PhantomData;
 /// the split is invisible: every object a user sees was reset completely.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be stored in a pool",
-    label = "`{Self}` does not implement `pooled::Pooled`",
-    note = "add `#[derive(pooled::Pooled)]` and `#[pool(size = N)]` to the struct"
+    label = "`{Self}` does not implement `pooling::Pooled`",
+    note = "add `#[derive(pooling::Pooled)]` and `#[pool(size = N)]` to the struct"
 )]
 pub trait Pooled: Sized {
     /// The number of slots [`Pool::new`](crate::Pool::new) builds, from `#[pool(size = N)]`.
@@ -59,7 +59,7 @@ pub trait Pooled: Sized {
 /// derive implements it from the `evict_by` measure.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no `evict_by` measure, so its pool cannot evict",
-    label = "`{Self}` does not implement `pooled::Evictable`",
+    label = "`{Self}` does not implement `pooling::Evictable`",
     note = "add `on_full = evict, evict_by = <measure>` to its `#[pool(...)]`"
 )]
 pub trait Evictable: Pooled {

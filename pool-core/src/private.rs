@@ -1,5 +1,5 @@
 //! What generated code calls. Not public API: it changes without notice, which is why the
-//! `pooled` facade pins this crate to one exact version.
+//! `pooling` facade pins this crate to one exact version.
 
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]
 pub use crate::SyncPool;
@@ -14,13 +14,13 @@ pub fn measure<T, K>(measure: impl FnOnce(&T) -> K, object: &T) -> K {
     measure(object)
 }
 
-/// Generated code calls this to fail with a clear message when `pooled` is this crate renamed.
+/// Generated code calls this to fail with a clear message when `pooling` is this crate renamed.
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __require_pooled_not_pool_core {
+macro_rules! __require_pooling_not_pool_core {
     () => {
         ::core::compile_error!(
-            "`#[derive(Pooled)]` and `#[derive(Reset)]` need a dependency on the `pooled` crate, not `pool-core`"
+            "`#[derive(Pooled)]` and `#[derive(Reset)]` need a dependency on the `pooling` crate, not `pool-core`"
         );
     };
 }

@@ -25,7 +25,7 @@ use core::time::Duration;
 /// the same field attributes as `#[derive(Pooled)]`:
 ///
 /// ```
-/// use pooled::{Pooled, Reset};
+/// use pooling::{Pooled, Reset};
 ///
 /// #[derive(Reset)]
 /// struct Physics {
@@ -49,7 +49,7 @@ use core::time::Duration;
 /// Or implement it by hand:
 ///
 /// ```
-/// use pooled::Reset;
+/// use pooling::Reset;
 ///
 /// struct Score(u64);
 ///
@@ -66,7 +66,7 @@ use core::time::Duration;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no reset strategy, so it cannot be a field of a pooled object",
     label = "the pool does not know how to reset `{Self}`",
-    note = "derive or implement `pooled::Reset` for the type, or mark the field `#[pool(reset = <expr>)]`, `#[pool(reset_with = <fn>)]` or `#[pool(keep)]`",
+    note = "derive or implement `pooling::Reset` for the type, or mark the field `#[pool(reset = <expr>)]`, `#[pool(reset_with = <fn>)]` or `#[pool(keep)]`",
     note = "an `Rc`, `Arc` or reference must be let go at release: hold it as an `Option`, which resets to `None`"
 )]
 pub trait Reset {

@@ -85,7 +85,7 @@ mod pools {
     /// free, as in a [`clone`](Pool::clone).
     ///
     /// ```
-    /// # use pooled::{Handle, Pooled};
+    /// # use pooling::{Handle, Pooled};
     /// # use serde::{Deserialize, Serialize};
     /// #[derive(Pooled, Serialize, Deserialize)]
     /// #[pool(size = 16)]
@@ -106,7 +106,7 @@ mod pools {
     /// assert_eq!(loaded[b].target, Some(a));
     /// assert!(loaded.get(dead).is_none()); // stale before, stale after
     /// assert_eq!(loaded.stats(), enemies.stats());
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     impl<T: Pooled + Serialize, S> Serialize for Pool<T, S> {
         fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {

@@ -7,7 +7,7 @@ use core::fmt;
 /// count what a too-small pool cost; [`chunks`](Stats::chunks) shows how far a growing pool grew.
 ///
 /// ```
-/// use pooled::Pooled;
+/// use pooling::Pooled;
 ///
 /// #[derive(Pooled)]
 /// #[pool(size = 64)]

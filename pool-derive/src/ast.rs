@@ -42,12 +42,12 @@ pub(crate) struct Field<'a> {
 }
 
 impl Input<'_> {
-    /// Where generated code finds the `pooled` crate: `::pooled`, or `#[pool(crate = ...)]`.
+    /// Where generated code finds the `pooling` crate: `::pooling`, or `#[pool(crate = ...)]`.
     pub(crate) fn krate(&self) -> TokenStream {
         self.attrs
             .krate
             .as_ref()
-            .map_or_else(|| quote!(::pooled), ToTokens::to_token_stream)
+            .map_or_else(|| quote!(::pooling), ToTokens::to_token_stream)
     }
 
     /// What the derive is on, for messages that name it.

@@ -94,7 +94,7 @@ pub(crate) struct Container {
     pub(crate) name: Option<Ident>,
     /// `vis = pub(crate)`: the pool type's visibility instead of the struct's.
     pub(crate) vis: Option<Visibility>,
-    /// `crate = my_engine::pooled`: where generated code finds the `pooled` crate.
+    /// `crate = my_engine::pooling`: where generated code finds the `pooling` crate.
     pub(crate) krate: Option<Path>,
     /// `blank` was given here, where it does not belong (and reported).
     pub(crate) misplaced_blank: bool,
@@ -318,7 +318,7 @@ fn vis_value(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Opt
 }
 
 fn crate_value(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Option<Path>> {
-    const CRATE: &str = "`crate` takes the path at which generated code finds the `pooled` crate, such as `crate = my_engine::pooled` or `crate = \"my_engine::pooled\"`";
+    const CRATE: &str = "`crate` takes the path at which generated code finds the `pooling` crate, such as `crate = my_engine::pooling` or `crate = \"my_engine::pooling\"`";
     if !meta.input.peek(Token![=]) {
         errors.at(meta.path.span(), CRATE);
         skip_value(meta)?;
@@ -476,7 +476,7 @@ pub(crate) fn field(attrs: &[Attribute], item: Item, errors: &mut Errors) -> Fie
             let found = match key.as_str() {
                 "reset" => {
                     if !meta.input.peek(Token![=]) {
-                        errors.at(span, "`reset` needs a value, such as `reset = 1.0`; without the attribute, the field is reset through its type's `pooled::Reset`");
+                        errors.at(span, "`reset` needs a value, such as `reset = 1.0`; without the attribute, the field is reset through its type's `pooling::Reset`");
                         return skip_value(&meta);
                     }
                     FieldReset::Value(meta.value()?.parse()?)

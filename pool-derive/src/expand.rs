@@ -115,7 +115,7 @@ fn impl_reset(input: &Input<'_>) -> TokenStream {
     quote! {
         #[doc(hidden)]
         const _: () = {
-            #krate::__require_pooled_not_pool_core!();
+            #krate::__require_pooling_not_pool_core!();
 
             #[automatically_derived]
             impl #impl_generics #krate::__private::Reset for #ident #ty_generics #where_clause {
@@ -364,18 +364,18 @@ mod tests {
             Derive::Pooled,
         );
         assert!(
-            out.contains("where T : :: pooled :: __private :: Reset"),
+            out.contains("where T : :: pooling :: __private :: Reset"),
             "{out}"
         );
         assert!(
-            out.contains("Vec < U > : :: pooled :: __private :: Reset"),
+            out.contains("Vec < U > : :: pooling :: __private :: Reset"),
             "{out}"
         );
         assert!(
             out.contains("Option < T > : :: core :: default :: Default"),
             "{out}"
         );
-        assert!(!out.contains("u32 : :: pooled"), "{out}");
+        assert!(!out.contains("u32 : :: pooling"), "{out}");
     }
 
     #[test]
@@ -392,7 +392,7 @@ mod tests {
             Derive::Pooled,
         );
         assert!(
-            out.contains("where Vec < T > : :: pooled :: __private :: Reset"),
+            out.contains("where Vec < T > : :: pooling :: __private :: Reset"),
             "{out}"
         );
         assert!(
@@ -400,7 +400,7 @@ mod tests {
             "{out}"
         );
         assert!(
-            !out.contains("V : :: pooled") && !out.contains("V > : :: pooled"),
+            !out.contains("V : :: pooling") && !out.contains("V > : :: pooling"),
             "another variant's fields are dropped, not reset: {out}"
         );
     }

@@ -1,5 +1,5 @@
-//! The derive macros behind [`pooled`](https://docs.rs/pooled). Use them through the `pooled`
-//! crate, which documents them: `use pooled::{Pooled, Reset};`.
+//! The derive macros behind [`pooling`](https://docs.rs/pooling). Use them through the `pooling`
+//! crate, which documents them: `use pooling::{Pooled, Reset};`.
 //!
 //! Each derive runs the same pipeline: parse the input into an intermediate form (`ast`) while
 //! reading its `#[pool(...)]` attributes (`attr`), check the rules that span fields

@@ -155,7 +155,7 @@ pub(crate) fn expand(
 
         #[doc(hidden)]
         const _: () = {
-            #krate::__require_pooled_not_pool_core!();
+            #krate::__require_pooling_not_pool_core!();
 
             #pooled_impl
 

@@ -25,7 +25,7 @@ pub(crate) fn check(input: &Input<'_>, errors: &mut Errors) {
         errors.spanning(
             &param.lifetime,
             format_args!(
-                "a pooled object cannot hold a borrow (`{}`): it lives as long as its pool, which may outlive what it borrows; hold owned data, an `Option<Rc<T>>` or a `pooled::Handle` instead",
+                "a pooled object cannot hold a borrow (`{}`): it lives as long as its pool, which may outlive what it borrows; hold owned data, an `Option<Rc<T>>` or a `pooling::Handle` instead",
                 param.lifetime
             ),
         );
@@ -40,7 +40,7 @@ pub(crate) fn check(input: &Input<'_>, errors: &mut Errors) {
     match (attrs.on_full, &attrs.evict_by) {
         (Some((span, OnFull::Evict)), None) => errors.at(
             span,
-            "`on_full = evict` needs `evict_by = <measure>`, a `fn(&T) -> K` with `K: Ord` (floats as `pooled::TotalOrder`): the object it ranks lowest is evicted",
+            "`on_full = evict` needs `evict_by = <measure>`, a `fn(&T) -> K` with `K: Ord` (floats as `pooling::TotalOrder`): the object it ranks lowest is evicted",
         ),
         (on_full, Some((span, _))) if !matches!(on_full, Some((_, OnFull::Evict))) => errors.at(
             *span,

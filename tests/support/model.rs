@@ -5,7 +5,7 @@
 //! released handle resolving to nothing, `len`, `stats()` and iteration right, and a shared `Rc`
 //! held by exactly the live objects, so that no released object kept its reference.
 
-use pooled::{
+use pooling::{
     Evict, Evictable, Fail, Grow, Handle, Heap, Inline, Lease, Panic, Pool, PoolFull, Pooled,
     Storage, TotalOrder,
 };
@@ -223,7 +223,7 @@ fn live_objects<T: Object, S, B: Storage>(pool: &Pool<T, S, B>) -> Vec<(Handle<T
 #[macro_export]
 macro_rules! object {
     ($object:ident, [$($attr:tt)*]) => {
-        #[derive(pooled::Pooled, Clone)]
+        #[derive(pooling::Pooled, Clone)]
         #[pool($($attr)*)]
         pub(crate) struct $object {
             id: u64,

@@ -22,7 +22,7 @@ object!(
 /// Objects of two shapes, both owning a buffer and a reference: release resets a `Bullet` (the
 /// blank variant) in place and replaces a `Missile` with a blank `Bullet`. Even ids are bullets,
 /// odd ids missiles.
-#[derive(pooled::Pooled, Clone)]
+#[derive(pooling::Pooled, Clone)]
 #[pool(size = 4, on_full = grow, max = 12)]
 pub(crate) enum Shot {
     #[pool(blank)]

@@ -1,6 +1,6 @@
 //! The blank constructor takes a `PoolToken`, which only the pool can make: create objects with `pool.create(|p| ...)`.
 
-use pooled::{PoolToken, Pooled};
+use pooling::{PoolToken, Pooled};
 
 #[derive(Pooled)]
 #[pool(size = 8)]

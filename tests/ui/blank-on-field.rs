@@ -1,6 +1,6 @@
 //! `blank` goes on a variant, not on a field.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 8)]

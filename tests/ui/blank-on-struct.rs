@@ -1,6 +1,6 @@
 //! `blank` marks an enum's blank variant; a struct is reset field by field and takes no `blank`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 8, blank)]

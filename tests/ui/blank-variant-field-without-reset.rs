@@ -1,6 +1,6 @@
 //! The blank variant's fields are reset like a struct's, so each needs a reset: hold an `Rc` as an `Option`, or move it to another variant, whose fields are dropped at release.
 
-use pooled::Pooled;
+use pooling::Pooled;
 use std::rc::Rc;
 
 struct Target;

@@ -1,6 +1,6 @@
 //! `blank` takes no value.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 8)]

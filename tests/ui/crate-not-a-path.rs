@@ -1,6 +1,6 @@
-//! `crate` takes the path at which the `pooled` crate is found, for crates that re-export it.
+//! `crate` takes the path at which the `pooling` crate is found, for crates that re-export it.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256, crate = 3)]

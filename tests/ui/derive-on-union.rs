@@ -1,6 +1,6 @@
 //! `#[derive(Pooled)]` works on structs: a union's fields cannot be reset one by one.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256)]

@@ -1,6 +1,6 @@
 //! An enum has one blank variant: `#[pool(blank)]` goes on one variant only.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256)]

@@ -1,6 +1,6 @@
 //! An enum needs its blank variant, the one every object is reset to: mark it `#[pool(blank)]`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256)]

@@ -1,6 +1,6 @@
 //! An enum with no variants has no values, so no blank object to pool.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256)]

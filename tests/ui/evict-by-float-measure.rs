@@ -1,6 +1,6 @@
-//! An `evict_by` measure must be totally ordered: return `pooled::TotalOrder(volume)` for a float.
+//! An `evict_by` measure must be totally ordered: return `pooling::TotalOrder(volume)` for a float.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 16, on_full = evict, evict_by = Voice::loudness)]

@@ -1,6 +1,6 @@
 //! `evict_by` takes a function or closure from `&T` to the importance.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 16, on_full = evict, evict_by = 3)]

@@ -1,6 +1,6 @@
 //! `evict_by` only means something with `on_full = evict`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 16, evict_by = Voice::volume)]

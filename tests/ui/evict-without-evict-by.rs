@@ -1,6 +1,6 @@
 //! `on_full = evict` needs `evict_by` to know which object is least important.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 16, on_full = evict)]

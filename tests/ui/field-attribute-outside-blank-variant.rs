@@ -1,6 +1,6 @@
 //! Field attributes go in the blank variant only: the other variants' fields are dropped at release, never reset.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 8)]

@@ -1,6 +1,6 @@
 //! A bare `Arc` has no blank state: hold it as `Option<Arc<T>>`, which the pool sets to `None` at release.
 
-use pooled::Pooled;
+use pooling::Pooled;
 use std::sync::Arc;
 
 struct Level;

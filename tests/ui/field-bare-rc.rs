@@ -1,6 +1,6 @@
 //! A bare `Rc` has no blank state: hold it as `Option<Rc<T>>`, which the pool sets to `None` at release.
 
-use pooled::Pooled;
+use pooling::Pooled;
 use std::rc::Rc;
 
 struct Emitter;

@@ -1,6 +1,6 @@
 //! A raw pointer has no blank state: hold a `Handle`, an index, or mark the field `#[pool(reset = ...)]`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 8)]

@@ -1,6 +1,6 @@
 //! A reference has no blank state: own the data, or mark the field `#[pool(reset = ...)]`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256)]

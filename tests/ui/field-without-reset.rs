@@ -1,6 +1,6 @@
-//! Every field's type needs a reset: derive `pooled::Reset` for it, or choose another strategy for the field.
+//! Every field's type needs a reset: derive `pooling::Reset` for it, or choose another strategy for the field.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 struct Sprite {
     frame: u32,

@@ -1,6 +1,6 @@
 //! Handles are typed by the object they name: a `Handle<Bullet>` cannot release an `Enemy`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 8)]

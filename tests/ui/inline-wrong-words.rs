@@ -1,7 +1,7 @@
 //! A hand-written `Inline<N, W>` needs `W = N.div_ceil(64)`, which the derive computes.
 //! (`W` is the number of 64-bit words of occupancy bits for `N` slots.)
 
-use pooled::{Fail, Inline, Pool, Pooled};
+use pooling::{Fail, Inline, Pool, Pooled};
 
 #[derive(Pooled)]
 #[pool(size = 100)]

@@ -1,6 +1,6 @@
 //! A `keep` field is first built with `Default`: the type needs it.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 struct TextureId(u32);
 

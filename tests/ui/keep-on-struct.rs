@@ -1,6 +1,6 @@
 //! `keep` is a field attribute.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256, keep)]

@@ -1,6 +1,6 @@
 //! `keep` goes on a field of the blank variant, not on a variant.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 8)]

@@ -1,6 +1,6 @@
 //! `keep` takes no value.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256)]

@@ -1,6 +1,6 @@
 //! While a lease is out the pool is borrowed: `retain` needs it exclusively. Drop the lease first.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 4)]

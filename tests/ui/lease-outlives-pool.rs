@@ -1,6 +1,6 @@
 //! A lease borrows its pool and cannot outlive it: keep the pool alive longer, or turn the lease into a handle.
 
-use pooled::{Lease, Pooled};
+use pooling::{Lease, Pooled};
 
 #[derive(Pooled)]
 #[pool(size = 4)]

@@ -1,6 +1,6 @@
 //! Pooled objects cannot borrow: they live as long as their pool. Hold owned data, an `Option<Rc<T>>` or a `Handle`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 struct Level {
     gravity: f64,

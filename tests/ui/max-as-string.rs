@@ -1,6 +1,6 @@
 //! `max` takes a number.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256, on_full = grow, max = "4096")]

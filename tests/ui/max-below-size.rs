@@ -1,6 +1,6 @@
 //! A growing pool starts at `size` and grows up to `max`, so `max` cannot be smaller.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256, on_full = grow, max = 128)]

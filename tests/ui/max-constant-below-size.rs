@@ -1,6 +1,6 @@
 //! `max` given as a constant is checked too, when the compiler evaluates it.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 const MOST_PARTICLES: usize = 128;
 

@@ -1,6 +1,6 @@
 //! `max` limits growth: it needs `on_full = grow`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256, max = 4096)]

@@ -1,6 +1,6 @@
 //! `name` takes the pool type's name itself, not a string.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256, name = "Sparks")]

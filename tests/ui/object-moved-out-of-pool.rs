@@ -1,6 +1,6 @@
 //! Objects never leave their pool: `get` and `get_mut` lend references.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 8)]

@@ -1,6 +1,6 @@
 //! `on_full` is one of `fail`, `panic`, `evict` and `grow`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256, on_full = recycle)]

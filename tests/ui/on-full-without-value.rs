@@ -1,6 +1,6 @@
 //! `on_full` needs a strategy.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256, on_full)]

@@ -1,6 +1,6 @@
 //! On an `on_full = panic` pool, `create` returns the handle itself; `try_create` returns a `Result`.
 
-use pooled::{PoolFull, Pooled};
+use pooling::{PoolFull, Pooled};
 
 #[derive(Pooled)]
 #[pool(size = 1, on_full = panic)]

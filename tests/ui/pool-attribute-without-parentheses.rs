@@ -1,6 +1,6 @@
 //! The attribute takes its settings in parentheses: `#[pool(size = 256)]`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool]

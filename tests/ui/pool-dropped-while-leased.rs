@@ -1,6 +1,6 @@
 //! A pool cannot be dropped while a lease is out: drop the leases first.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 4)]

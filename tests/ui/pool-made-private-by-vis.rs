@@ -1,7 +1,7 @@
 //! `vis` sets the pool type's visibility: `vis = ""` keeps it private to the struct's module.
 
 mod effects {
-    use pooled::Pooled;
+    use pooling::Pooled;
 
     #[derive(Pooled)]
     #[pool(size = 256, vis = "")]

@@ -1,6 +1,6 @@
 //! A pool cannot be moved while a lease is out: move it before, or after the leases are dropped.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 4)]

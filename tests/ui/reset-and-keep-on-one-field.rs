@@ -1,6 +1,6 @@
 //! A field is reset one way or kept: choose one.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256)]

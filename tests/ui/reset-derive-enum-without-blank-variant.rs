@@ -1,6 +1,6 @@
 //! `#[derive(Reset)]` on an enum needs its blank variant too: what `reset` leaves and `blank` builds.
 
-use pooled::Reset;
+use pooling::Reset;
 
 #[derive(Reset)]
 enum State {

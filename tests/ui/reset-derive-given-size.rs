@@ -1,6 +1,6 @@
 //! `#[derive(Reset)]` takes no struct attributes but `crate`; a pooled struct should not also derive `Reset`.
 
-use pooled::Reset;
+use pooling::Reset;
 
 #[derive(Reset)]
 #[pool(size = 16)]

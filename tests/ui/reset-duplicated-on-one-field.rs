@@ -1,6 +1,6 @@
 //! A field attribute is given once.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256)]

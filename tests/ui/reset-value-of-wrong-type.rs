@@ -1,6 +1,6 @@
 //! `reset = <value>` must have the field's type.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256)]

@@ -1,6 +1,6 @@
 //! A `reset_with` field is first built with `Default`, then the function: the type needs `Default`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 struct Palette([u8; 4]);
 

@@ -1,6 +1,6 @@
 //! `reset_with` takes a function called as `f(&mut field)`; for a value, use `reset = <value>`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256)]

@@ -1,6 +1,6 @@
 //! A `reset_with` function takes `&mut` the field's type.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 fn brighten(tint: &mut [u8; 4]) {
     *tint = [255; 4];

@@ -1,6 +1,6 @@
 //! `reset` needs a value; without the attribute, the field resets through its type's `Reset`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256)]

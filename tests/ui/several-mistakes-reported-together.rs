@@ -1,6 +1,6 @@
 //! Every mistake in the attributes is reported in one compile, and the pool type still exists, so nothing else fails because of them.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 0, colour = "red")]

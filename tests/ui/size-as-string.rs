@@ -1,6 +1,6 @@
 //! `size` takes a number.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = "256")]

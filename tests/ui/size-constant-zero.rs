@@ -1,6 +1,6 @@
 //! `size` given as a constant is checked too, when the compiler evaluates it.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 const MAX_PARTICLES: usize = 0;
 

@@ -1,6 +1,6 @@
 //! A pool needs its size: the number of objects it builds up front.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 struct Particle {

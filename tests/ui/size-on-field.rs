@@ -1,6 +1,6 @@
 //! `size` is a struct attribute.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256)]

@@ -1,6 +1,6 @@
 //! `size` goes on the enum, not on a variant.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256)]

@@ -1,6 +1,6 @@
 //! Slot indices are 32-bit: a pool holds at most 4,294,967,294 objects.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 5_000_000_000)]

@@ -1,6 +1,6 @@
 //! `size` needs a value.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size)]

@@ -1,6 +1,6 @@
 //! A pool needs at least one slot.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 0)]

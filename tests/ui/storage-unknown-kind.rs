@@ -1,6 +1,6 @@
 //! `storage` is `heap` or `inline`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 64, storage = stack)]

@@ -1,6 +1,6 @@
 //! A sync pool's `get` returns a read-only guard: another thread may be reading the object too.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 64, sync)]

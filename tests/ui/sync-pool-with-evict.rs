@@ -1,6 +1,6 @@
 //! A pool shared across threads cannot evict: another thread may be reading the object.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 64, sync, on_full = evict, evict_by = |v| v.volume)]

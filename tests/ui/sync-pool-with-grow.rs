@@ -1,6 +1,6 @@
 //! A pool shared across threads cannot grow without locks: size it up front.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 64, sync, on_full = grow)]

@@ -1,6 +1,6 @@
 //! A pool shared across threads keeps its slots on the heap: it cannot be inline.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 64, sync, storage = inline)]

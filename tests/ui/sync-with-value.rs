@@ -1,6 +1,6 @@
 //! `sync` is a flag, not a key with a value.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 64, sync = true)]

@@ -1,6 +1,6 @@
 //! A `PoolToken` lives only for the call to `blank` it is given to: it cannot be kept to build objects later.
 
-use pooled::{PoolToken, Pooled};
+use pooling::{PoolToken, Pooled};
 use std::cell::RefCell;
 
 thread_local! {
@@ -11,7 +11,7 @@ struct Ghost;
 
 impl Pooled for Ghost {
     const SIZE: usize = 1;
-    type Strategy = pooled::Fail;
+    type Strategy = pooling::Fail;
 
     fn blank(token: PoolToken<'_, Self>) -> Self {
         KEPT.set(Some(token));

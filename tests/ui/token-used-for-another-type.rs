@@ -1,6 +1,6 @@
 //! A `PoolToken` is made for one type: a hand-written `blank` cannot use its own to build another pooled type's object outside that type's pool.
 
-use pooled::{PoolToken, Pooled};
+use pooling::{PoolToken, Pooled};
 
 #[derive(Pooled)]
 #[pool(size = 8)]
@@ -12,7 +12,7 @@ struct Smuggler(Vec<Particle>);
 
 impl Pooled for Smuggler {
     const SIZE: usize = 1;
-    type Strategy = pooled::Fail;
+    type Strategy = pooling::Fail;
 
     fn blank(token: PoolToken<'_, Self>) -> Self {
         Smuggler(vec![Particle::blank(token)])

@@ -1,6 +1,6 @@
 //! A variant takes only `blank`.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 8)]

@@ -1,6 +1,6 @@
 //! Only the documented keys are accepted: a misspelled one is an error, not silently ignored.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256, capacity = 512)]

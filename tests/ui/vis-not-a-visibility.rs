@@ -1,6 +1,6 @@
 //! `vis` takes a visibility.
 
-use pooled::Pooled;
+use pooling::Pooled;
 
 #[derive(Pooled)]
 #[pool(size = 256, vis = public)]

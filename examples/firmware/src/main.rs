@@ -8,7 +8,7 @@
 
 use core::panic::PanicInfo;
 use core::sync::atomic::{AtomicU32, Ordering};
-use pooled::{Handle, Pooled};
+use pooling::{Handle, Pooled};
 use spin::Mutex;
 
 /// A radio frame waiting to be sent.

@@ -47,7 +47,7 @@ pub(crate) const RETIRED_VERSION: u32 = 0u32.wrapping_sub(2);
 /// pool names it as a bound, as generic code over `HashMap<K, V, S>` names `BuildHasher`:
 ///
 /// ```
-/// use pooled::{Pool, Pooled, Storage};
+/// use pooling::{Pool, Pooled, Storage};
 ///
 /// fn live_count<T: Pooled, S, B: Storage>(pool: &Pool<T, S, B>) -> usize {
 ///     pool.iter().count()

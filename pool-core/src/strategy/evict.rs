@@ -16,7 +16,7 @@ impl<T: Evictable, B: Storage> Pool<T, Evict, B> {
     /// [`TotalOrder`](crate::TotalOrder).
     ///
     /// ```
-    /// use pooled::{Pooled, TotalOrder};
+    /// use pooling::{Pooled, TotalOrder};
     ///
     /// #[derive(Pooled)]
     /// #[pool(size = 2, on_full = evict, evict_by = |v| TotalOrder(v.volume))]
@@ -44,7 +44,7 @@ impl<T: Evictable, B: Storage> Pool<T, Evict, B> {
     /// [`create`](Pool::create), with `init` seeing the handle the object will have.
     ///
     /// ```
-    /// # use pooled::{Handle, Pooled};
+    /// # use pooling::{Handle, Pooled};
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1, on_full = evict, evict_by = |v| v.volume)]
     /// # struct Voice { volume: u32, me: Option<Handle<Voice>> }
@@ -76,7 +76,7 @@ impl<T: Evictable, B: Storage> Pool<T, Evict, B> {
     /// Look before creating, to fade out the voice that is about to be cut:
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 2, on_full = evict, evict_by = |v| v.volume)]
     /// # struct Voice { volume: u32 }
@@ -94,7 +94,7 @@ impl<T: Evictable, B: Storage> Pool<T, Evict, B> {
     /// someone may be reading through `&self`. The same as [`try_acquire`](Pool::try_acquire).
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1, on_full = evict, evict_by = |v| v.volume)]
     /// # struct Voice { volume: u32 }
@@ -103,7 +103,7 @@ impl<T: Evictable, B: Storage> Pool<T, Evict, B> {
     /// assert!(voices.acquire(|_| {}).is_err()); // full, and leases never evict
     /// drop(preview);
     /// assert!(voices.acquire(|_| {}).is_ok());
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors

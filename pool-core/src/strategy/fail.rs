@@ -14,7 +14,7 @@ impl<T: Pooled, B: Storage> Pool<T, Fail, B> {
     /// O(1), and it never allocates. If `init` panics, the slot is reset and stays free.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1)]
     /// # struct Particle { frames_left: u32, x: f64 }
@@ -22,7 +22,7 @@ impl<T: Pooled, B: Storage> Pool<T, Fail, B> {
     /// let p = pool.create(|p| p.frames_left = 30)?;
     /// assert_eq!(pool.get(p).unwrap().frames_left, 30);
     /// assert!(pool.create(|p| p.frames_left = 30).is_err()); // full
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -37,14 +37,14 @@ impl<T: Pooled, B: Storage> Pool<T, Fail, B> {
     /// as [`try_create_with_handle`](Pool::try_create_with_handle).
     ///
     /// ```
-    /// # use pooled::{Handle, Pooled};
+    /// # use pooling::{Handle, Pooled};
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4)]
     /// # struct Bullet { me: Option<Handle<Bullet>> }
     /// let mut bullets = BulletPool::new();
     /// let b = bullets.create_with_handle(|handle, bullet| bullet.me = Some(handle))?;
     /// assert_eq!(bullets[b].me, Some(b));
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -62,7 +62,7 @@ impl<T: Pooled, B: Storage> Pool<T, Fail, B> {
     /// [`Lease`] drops. The same as [`try_acquire`](Pool::try_acquire).
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1)]
     /// # struct Scratch { points: Vec<u32> }
@@ -71,7 +71,7 @@ impl<T: Pooled, B: Storage> Pool<T, Fail, B> {
     /// assert!(pool.acquire(|_| {}).is_err()); // the one slot is lent
     /// drop(lease);
     /// assert!(pool.acquire(|s| assert!(s.points.is_empty())).is_ok());
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors

@@ -22,7 +22,7 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     /// use. Growing is the one time a pool allocates after it is built.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 2, on_full = grow, max = 8)]
     /// # struct Enemy { health: u32 }
@@ -34,7 +34,7 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     /// assert_eq!(enemies.capacity(), 8);
     /// assert!(enemies.create(|_| {}).is_err()); // at `max`
     /// assert_eq!(enemies.get(first).unwrap().health, 10); // never moved
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -49,7 +49,7 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     /// [`create`](Pool::create), with `init` seeing the handle the object will have.
     ///
     /// ```
-    /// # use pooled::{Handle, Pooled};
+    /// # use pooling::{Handle, Pooled};
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1, on_full = grow)]
     /// # struct Enemy { me: Option<Handle<Enemy>> }
@@ -58,7 +58,7 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     ///     let e = enemies.create_with_handle(|handle, e| e.me = Some(handle))?;
     ///     assert_eq!(enemies[e].me, Some(e));
     /// }
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -80,7 +80,7 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     /// the pool is full; it comes back, reset, when the [`Lease`] drops.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1, on_full = grow, max = 2)]
     /// # struct Buffer { bytes: Vec<u8> }
@@ -90,7 +90,7 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     /// assert_eq!(buffers.capacity(), 2);
     /// assert!(buffers.acquire(|_| {}).is_err()); // at `max`
     /// # drop((a, b));
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -118,7 +118,7 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     /// forgotten (`mem::forget`), is kept.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 2, on_full = grow, max = 8)]
     /// # struct Enemy { health: u32 }
@@ -130,7 +130,7 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     /// }
     /// assert_eq!(enemies.shrink(), 6);
     /// assert_eq!(enemies.capacity(), 2);
-    /// # Ok::<(), pooled::StaleHandle>(())
+    /// # Ok::<(), pooling::StaleHandle>(())
     /// ```
     pub fn shrink(&mut self) -> usize {
         self.shrink_grown()

@@ -10,7 +10,7 @@ impl<T: Pooled, B: Storage> Pool<T, Panic, B> {
     /// Takes a free slot, hands its blank object to `init`, and returns the object's handle.
     ///
     /// ```should_panic
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1, on_full = panic)]
     /// # struct Boss { health: u32 }
@@ -31,7 +31,7 @@ impl<T: Pooled, B: Storage> Pool<T, Panic, B> {
     /// [`create`](Pool::create), with `init` seeing the handle the object will have.
     ///
     /// ```
-    /// # use pooled::{Handle, Pooled};
+    /// # use pooling::{Handle, Pooled};
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4, on_full = panic)]
     /// # struct Boss { me: Option<Handle<Boss>> }
@@ -56,7 +56,7 @@ impl<T: Pooled, B: Storage> Pool<T, Panic, B> {
     /// [`Lease`] drops.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1, on_full = panic)]
     /// # struct Frame { commands: Vec<u32> }

@@ -16,7 +16,7 @@ use core::ops::Deref;
 /// object), and `Sync` when `T` is.
 ///
 /// ```
-/// use pooled::Pooled;
+/// use pooling::Pooled;
 ///
 /// #[derive(Pooled)]
 /// #[pool(size = 4, sync)]
@@ -33,7 +33,7 @@ use core::ops::Deref;
 /// assert_eq!(guard.payload, b"abc"); // ...but the guard still reads the object
 /// drop(guard); // the reset happens here
 /// assert_eq!(jobs.stats().free, 4);
-/// # Ok::<(), pooled::PoolFull>(())
+/// # Ok::<(), pooling::PoolFull>(())
 /// ```
 pub struct SyncGuard<'a, T: Pooled> {
     slots: &'a Slots<T>,

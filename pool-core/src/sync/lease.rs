@@ -14,7 +14,7 @@ use scopeguard::ScopeGuard;
 /// buffer from the pool and hand it to another thread, and `Sync` when `T` is.
 ///
 /// ```
-/// use pooled::Pooled;
+/// use pooling::Pooled;
 /// use std::thread;
 ///
 /// #[derive(Pooled)]
@@ -30,7 +30,7 @@ use scopeguard::ScopeGuard;
 ///     s.spawn(move || assert_eq!(buffer.bytes.len(), 5)); // dropped, and given back, there
 /// });
 /// assert_eq!(buffers.stats().leased, 0);
-/// # Ok::<(), pooled::PoolFull>(())
+/// # Ok::<(), pooling::PoolFull>(())
 /// ```
 ///
 /// A lease that is forgotten (`mem::forget`) keeps its object out of the pool for good, counted
@@ -69,7 +69,7 @@ impl<'a, T: Pooled> SyncLease<'a, T> {
     /// handle from any thread, until it is released.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4, sync)]
     /// # struct Request { body: Vec<u8> }
@@ -79,7 +79,7 @@ impl<'a, T: Pooled> SyncLease<'a, T> {
     /// let kept = lease.into_handle();
     /// assert_eq!(pool.get(kept).unwrap().body, b"GET /");
     /// assert_eq!(pool.len(), 1);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     pub fn into_handle(self) -> Handle<T> {
         // Not dropped: the object stays, now live.

@@ -36,7 +36,7 @@ use core::marker::PhantomData;
 /// guards in one atomic word, as sharded-slab's slots do.
 ///
 /// ```
-/// use pooled::Pooled;
+/// use pooling::Pooled;
 /// use std::thread;
 ///
 /// #[derive(Pooled)]
@@ -75,7 +75,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// one allocation the pool makes.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 64, sync)]
     /// # struct Job { id: u64 }
@@ -92,7 +92,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// Builds a pool of `capacity` blank objects.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 64, sync)]
     /// # struct Job { id: u64 }
@@ -124,14 +124,14 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// already be out of date (see [`stats`](SyncPool::stats)).
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4, sync)]
     /// # struct Job { id: u64 }
     /// let jobs = JobPool::new();
     /// let job = jobs.create(|_| {})?;
     /// assert_eq!(jobs.len(), 1);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     pub fn len(&self) -> usize {
@@ -151,7 +151,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// is reset and goes back to the pool.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1, sync)]
     /// # struct Job { id: u64 }
@@ -159,7 +159,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// let job = jobs.try_create(|j| j.id = 7)?;
     /// assert_eq!(jobs.get(job).unwrap().id, 7);
     /// assert!(jobs.try_create(|_| {}).is_err()); // full
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -172,14 +172,14 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// [`try_create`](SyncPool::try_create), with `init` seeing the handle the object will have.
     ///
     /// ```
-    /// # use pooled::{Handle, Pooled};
+    /// # use pooling::{Handle, Pooled};
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4, sync)]
     /// # struct Node { me: Option<Handle<Node>> }
     /// let nodes = NodePool::new();
     /// let node = nodes.try_create_with_handle(|handle, node| node.me = Some(handle))?;
     /// assert_eq!(nodes.get(node).unwrap().me, Some(node));
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -196,7 +196,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// [`SyncLease`] drops, on whatever thread. It never blocks, panics or allocates.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1, sync)]
     /// # struct Buffer { bytes: Vec<u8> }
@@ -205,7 +205,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// assert!(buffers.try_acquire(|_| {}).is_err());
     /// drop(lease);
     /// assert!(buffers.try_acquire(|b| assert!(b.bytes.is_empty())).is_ok());
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -220,7 +220,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// pool. Lock-free: a compare-and-swap on the slot's state word.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4, sync)]
     /// # struct Job { id: u64 }
@@ -229,7 +229,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// assert_eq!(jobs.get(job).map(|j| j.id), Some(3));
     /// jobs.release(job).unwrap();
     /// assert!(jobs.get(job).is_none());
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     pub fn get(&self, handle: Handle<T>) -> Option<SyncGuard<'_, T>> {
@@ -246,7 +246,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// or lease is out), or `None` once it has been released.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4, sync)]
     /// # struct Job { id: u64 }
@@ -254,7 +254,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// let job = jobs.create(|_| {})?;
     /// jobs.get_mut(job).unwrap().id = 9;
     /// assert_eq!(jobs.get(job).unwrap().id, 9);
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[cfg(not(loom))]
     #[inline]
@@ -271,7 +271,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// release it right after).
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4, sync)]
     /// # struct Job { id: u64 }
@@ -280,7 +280,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// assert!(jobs.contains(job));
     /// jobs.release(job).unwrap();
     /// assert!(!jobs.contains(job));
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
     pub fn contains(&self, handle: Handle<T>) -> bool {
@@ -297,7 +297,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// reused half reset, and the panic goes on from here (or from the last guard's drop).
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4, sync)]
     /// # struct Job { payload: Vec<u8> }
@@ -305,7 +305,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// let job = jobs.create(|j| j.payload.push(1))?;
     /// assert!(jobs.release(job).is_ok());
     /// assert!(jobs.release(job).is_err()); // already released
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -345,7 +345,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// yet reused. `evicted` is always 0 and `chunks` 1.
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 8, sync)]
     /// # struct Job { id: u64 }

@@ -10,14 +10,14 @@ impl<T: Pooled> SyncPool<T, Fail> {
     /// [`try_create`](SyncPool::try_create).
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1, sync)]
     /// # struct Job { id: u64 }
     /// let jobs = JobPool::new();
     /// let job = jobs.create(|j| j.id = 1)?;
     /// assert!(jobs.create(|_| {}).is_err()); // full
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -43,7 +43,7 @@ impl<T: Pooled> SyncPool<T, Fail> {
     /// drops. The same as [`try_acquire`](SyncPool::try_acquire).
     ///
     /// ```
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1, sync)]
     /// # struct Buffer { bytes: Vec<u8> }
@@ -51,7 +51,7 @@ impl<T: Pooled> SyncPool<T, Fail> {
     /// let mut buffer = buffers.acquire(|_| {})?;
     /// buffer.bytes.push(1);
     /// assert!(buffers.acquire(|_| {}).is_err()); // the one slot is lent
-    /// # Ok::<(), pooled::PoolFull>(())
+    /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
     /// # Errors
@@ -67,7 +67,7 @@ impl<T: Pooled> SyncPool<T, Panic> {
     /// thread.
     ///
     /// ```should_panic
-    /// # use pooled::Pooled;
+    /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1, sync, on_full = panic)]
     /// # struct Job { id: u64 }

@@ -1,30 +1,30 @@
 #[doc(hidden)]
 const _: () = {
-    ::pooled::__require_pooled_not_pool_core!();
+    ::pooling::__require_pooling_not_pool_core!();
     #[automatically_derived]
-    impl<T> ::pooled::__private::Reset for Stance<T>
+    impl<T> ::pooling::__private::Reset for Stance<T>
     where
-        Vec<T>: ::pooled::__private::Reset,
+        Vec<T>: ::pooling::__private::Reset,
     {
         #[inline]
         fn reset(&mut self) {
             match self {
                 Self::Standing { 0: __pooled_0, 1: __pooled_1, 2: __pooled_2, .. } => {
-                    <u32 as ::pooled::__private::Reset>::reset(&mut *__pooled_0);
+                    <u32 as ::pooling::__private::Reset>::reset(&mut *__pooled_0);
                     *__pooled_1 = {
                         let __pooled_value: f32 = 1.0;
                         __pooled_value
                     };
-                    <Vec<T> as ::pooled::__private::Reset>::reset(&mut *__pooled_2);
+                    <Vec<T> as ::pooling::__private::Reset>::reset(&mut *__pooled_2);
                 }
                 _ => {
                     *self = Self::Standing {
-                        0: <u32 as ::pooled::__private::Reset>::blank(),
+                        0: <u32 as ::pooling::__private::Reset>::blank(),
                         1: {
                             let __pooled_value: f32 = 1.0;
                             __pooled_value
                         },
-                        2: <Vec<T> as ::pooled::__private::Reset>::blank(),
+                        2: <Vec<T> as ::pooling::__private::Reset>::blank(),
                     };
                 }
             }
@@ -32,12 +32,12 @@ const _: () = {
         #[inline]
         fn blank() -> Self {
             Self::Standing {
-                0: <u32 as ::pooled::__private::Reset>::blank(),
+                0: <u32 as ::pooling::__private::Reset>::blank(),
                 1: {
                     let __pooled_value: f32 = 1.0;
                     __pooled_value
                 },
-                2: <Vec<T> as ::pooled::__private::Reset>::blank(),
+                2: <Vec<T> as ::pooling::__private::Reset>::blank(),
             }
         }
     }

@@ -1,11 +1,11 @@
 #[doc(hidden)]
 const _: () = {
-    ::pooled::__require_pooled_not_pool_core!();
+    ::pooling::__require_pooling_not_pool_core!();
     #[automatically_derived]
-    impl ::pooled::__private::Reset for Physics {
+    impl ::pooling::__private::Reset for Physics {
         #[inline]
         fn reset(&mut self) {
-            <(f32, f32) as ::pooled::__private::Reset>::reset(&mut self.velocity);
+            <(f32, f32) as ::pooling::__private::Reset>::reset(&mut self.velocity);
             self.mass = {
                 let __pooled_value: f32 = 1.0;
                 __pooled_value
@@ -14,7 +14,7 @@ const _: () = {
         #[inline]
         fn blank() -> Self {
             Self {
-                velocity: <(f32, f32) as ::pooled::__private::Reset>::blank(),
+                velocity: <(f32, f32) as ::pooling::__private::Reset>::blank(),
                 mass: {
                     let __pooled_value: f32 = 1.0;
                     __pooled_value
