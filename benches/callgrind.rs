@@ -135,7 +135,7 @@ fn measure(mut run: Run) -> u64 {
 
 #[library_benchmark]
 #[bench::pooling(args = ("pooling", CHURN_STEPS), setup = churn_setup)]
-#[bench::pooled_base(args = ("pooling", 0), setup = churn_setup)]
+#[bench::pooling_base(args = ("pooling", 0), setup = churn_setup)]
 #[bench::slab(args = ("slab", CHURN_STEPS), setup = churn_setup)]
 #[bench::slab_base(args = ("slab", 0), setup = churn_setup)]
 #[bench::slotmap(args = ("slotmap", CHURN_STEPS), setup = churn_setup)]
@@ -148,7 +148,7 @@ fn churn(run: Run) -> u64 {
 
 #[library_benchmark]
 #[bench::pooling(args = ("pooling", LOOKUPS), setup = get_setup)]
-#[bench::pooled_base(args = ("pooling", 0), setup = get_setup)]
+#[bench::pooling_base(args = ("pooling", 0), setup = get_setup)]
 #[bench::slab(args = ("slab", LOOKUPS), setup = get_setup)]
 #[bench::slab_base(args = ("slab", 0), setup = get_setup)]
 #[bench::slotmap(args = ("slotmap", LOOKUPS), setup = get_setup)]
@@ -161,7 +161,7 @@ fn get(run: Run) -> u64 {
 
 #[library_benchmark]
 #[bench::pooling(args = ("pooling", 10, true), setup = iterate_setup)]
-#[bench::pooled_base(args = ("pooling", 10, false), setup = iterate_setup)]
+#[bench::pooling_base(args = ("pooling", 10, false), setup = iterate_setup)]
 #[bench::slab(args = ("slab", 10, true), setup = iterate_setup)]
 #[bench::slab_base(args = ("slab", 10, false), setup = iterate_setup)]
 #[bench::slotmap(args = ("slotmap", 10, true), setup = iterate_setup)]
@@ -174,7 +174,7 @@ fn iterate_10(run: Run) -> u64 {
 
 #[library_benchmark]
 #[bench::pooling(args = ("pooling", 50, true), setup = iterate_setup)]
-#[bench::pooled_base(args = ("pooling", 50, false), setup = iterate_setup)]
+#[bench::pooling_base(args = ("pooling", 50, false), setup = iterate_setup)]
 #[bench::slab(args = ("slab", 50, true), setup = iterate_setup)]
 #[bench::slab_base(args = ("slab", 50, false), setup = iterate_setup)]
 #[bench::slotmap(args = ("slotmap", 50, true), setup = iterate_setup)]
@@ -187,7 +187,7 @@ fn iterate_50(run: Run) -> u64 {
 
 #[library_benchmark]
 #[bench::pooling(args = ("pooling", 90, true), setup = iterate_setup)]
-#[bench::pooled_base(args = ("pooling", 90, false), setup = iterate_setup)]
+#[bench::pooling_base(args = ("pooling", 90, false), setup = iterate_setup)]
 #[bench::slab(args = ("slab", 90, true), setup = iterate_setup)]
 #[bench::slab_base(args = ("slab", 90, false), setup = iterate_setup)]
 #[bench::slotmap(args = ("slotmap", 90, true), setup = iterate_setup)]
@@ -200,7 +200,7 @@ fn iterate_90(run: Run) -> u64 {
 
 #[library_benchmark]
 #[bench::pooling(args = ("pooling", 1), setup = frame_setup)]
-#[bench::pooled_base(args = ("pooling", 0), setup = frame_setup)]
+#[bench::pooling_base(args = ("pooling", 0), setup = frame_setup)]
 #[bench::slab(args = ("slab", 1), setup = frame_setup)]
 #[bench::slab_base(args = ("slab", 0), setup = frame_setup)]
 #[bench::slotmap(args = ("slotmap", 1), setup = frame_setup)]
@@ -213,7 +213,7 @@ fn frame(run: Run) -> u64 {
 
 #[library_benchmark]
 #[bench::pooling(args = ("pooling", 1), setup = reuse_setup)]
-#[bench::pooled_base(args = ("pooling", 0), setup = reuse_setup)]
+#[bench::pooling_base(args = ("pooling", 0), setup = reuse_setup)]
 #[bench::slab(args = ("slab", 1), setup = reuse_setup)]
 #[bench::slab_base(args = ("slab", 0), setup = reuse_setup)]
 #[bench::slotmap(args = ("slotmap", 1), setup = reuse_setup)]

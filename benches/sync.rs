@@ -84,7 +84,7 @@ fn churn(c: &mut Criterion) {
         group.throughput(Throughput::Elements(threads as u64));
 
         let pool = JobPool::new();
-        group.bench_function(BenchmarkId::new("pooled_sync", threads), |b| {
+        group.bench_function(BenchmarkId::new("pooling_sync", threads), |b| {
             b.iter_custom(|iters| {
                 on_threads(threads, iters, |_, iters| {
                     for i in 0..iters {
@@ -136,7 +136,7 @@ fn churn(c: &mut Criterion) {
     }
     group.throughput(Throughput::Elements(1));
     let mut local = LocalJobPool::new();
-    group.bench_function(BenchmarkId::new("pooled_single_threaded", 1), |b| {
+    group.bench_function(BenchmarkId::new("pooling_single_threaded", 1), |b| {
         b.iter(|| {
             let job = local.create(|j| j.id = 1).unwrap();
             local.release(black_box(job)).unwrap();
@@ -185,7 +185,7 @@ fn get(c: &mut Criterion) {
 
     for threads in THREADS {
         group.throughput(Throughput::Elements(threads as u64));
-        group.bench_function(BenchmarkId::new("pooled_sync", threads), |b| {
+        group.bench_function(BenchmarkId::new("pooling_sync", threads), |b| {
             b.iter_custom(|iters| {
                 on_threads(threads, iters, |thread, iters| {
                     let mut sum = 0;
@@ -223,7 +223,7 @@ fn get(c: &mut Criterion) {
     group.throughput(Throughput::Elements(1));
     let local = locked.into_inner().unwrap();
     let mut i = 0;
-    group.bench_function(BenchmarkId::new("pooled_single_threaded", 1), |b| {
+    group.bench_function(BenchmarkId::new("pooling_single_threaded", 1), |b| {
         b.iter(|| {
             i += 1;
             black_box(local.get(local_handles[pick(i, 0)]).unwrap().id)
