@@ -18,7 +18,10 @@ pub mod compile_errors {}
 
 /// How fast pooling is against its peers, measured side by side, and what limits each figure: the
 /// package's BENCHMARKS.md. The benches themselves are the `pooling-benches` workspace member.
-#[allow(clippy::doc_markdown, reason = "measurement notes name peers and workloads as written")]
+#[allow(
+    clippy::doc_markdown,
+    reason = "measurement notes name peers and workloads as written"
+)]
 #[doc = include_str!("../BENCHMARKS.md")]
 pub mod benchmarks {}
 
