@@ -19,8 +19,8 @@ pub(crate) struct Input<'a> {
 pub(crate) enum Body<'a> {
     Struct(Vec<Field<'a>>),
     Enum(Vec<Variant<'a>>),
-    /// Rejected by validation.
-    Union,
+    /// Rejected by validation, at its `union` keyword.
+    Union(&'a syn::token::Union),
 }
 
 pub(crate) struct Variant<'a> {
@@ -37,8 +37,8 @@ pub(crate) struct Field<'a> {
     pub(crate) reset: FieldReset,
     /// The span of the attribute key that chose `reset`, if one did.
     pub(crate) reset_key: Option<Span>,
-    /// `#[pool(blank)]` was put on the field instead of a variant (and reported).
-    pub(crate) misplaced_blank: bool,
+    /// `#[pool(blank)]` put on the field instead of a variant.
+    pub(crate) misplaced_blank: Option<Span>,
 }
 
 impl Input<'_> {
@@ -54,27 +54,7 @@ impl Input<'_> {
     pub(crate) fn item(&self) -> Item {
         match self.body {
             Body::Enum(_) => Item::Enum,
-            Body::Struct(_) | Body::Union => Item::Struct,
-        }
-    }
-
-    /// The variant marked `#[pool(blank)]` (the first, if validation is to report several).
-    pub(crate) fn blank_variant(&self) -> Option<&Variant<'_>> {
-        match &self.body {
-            Body::Enum(variants) => variants.iter().find(|variant| variant.blank.is_some()),
-            Body::Struct(_) | Body::Union => None,
-        }
-    }
-
-    /// The fields that are reset: the struct's, or those of the enum's blank variant. The other
-    /// variants' fields are dropped at release, never reset.
-    pub(crate) fn reset_fields(&self) -> &[Field<'_>] {
-        match &self.body {
-            Body::Struct(fields) => fields,
-            Body::Enum(_) => self
-                .blank_variant()
-                .map_or(&[], |variant| variant.fields.as_slice()),
-            Body::Union => &[],
+            Body::Struct(_) | Body::Union(_) => Item::Struct,
         }
     }
 }
@@ -99,7 +79,7 @@ impl<'a> Input<'a> {
                     })
                     .collect(),
             ),
-            Data::Union(_) => Body::Union,
+            Data::Union(data) => Body::Union(&data.union_token),
         };
         Input {
             node,

@@ -3,6 +3,7 @@
 
 use crate::ast::Input;
 use crate::attr::FieldReset;
+use crate::config::Shape;
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::{Ident, WhereClause, WherePredicate};
@@ -10,11 +11,15 @@ use syn::{Ident, WhereClause, WherePredicate};
 /// The input's where clause, plus a bound for each reset field type (the struct's, or the enum's
 /// blank variant's) that mentions a type parameter: `Reset` where the field is reset through
 /// it, `Default` where it is built from it. Other variants' fields are only dropped.
-pub(crate) fn where_clause(input: &Input<'_>, krate: &TokenStream) -> Option<WhereClause> {
+pub(crate) fn where_clause(
+    input: &Input<'_>,
+    shape: &Shape<'_>,
+    krate: &TokenStream,
+) -> Option<WhereClause> {
     let generics = &input.node.generics;
     let params: Vec<&Ident> = generics.type_params().map(|param| &param.ident).collect();
     let mut clause = generics.where_clause.clone();
-    for field in input.reset_fields() {
+    for field in shape.reset_fields() {
         if params.is_empty() || !mentions(field.ty.to_token_stream(), &params) {
             continue;
         }

@@ -25,7 +25,31 @@ impl Errors {
         self.push(syn::Error::new_spanned(tokens, message));
     }
 
+    /// `value`, if neither it nor this holds an error; otherwise all of them, this's first.
+    pub(crate) fn before<T>(self, value: syn::Result<T>) -> syn::Result<T> {
+        match (self.combined, value) {
+            (None, value) => value,
+            (Some(mut errors), Err(error)) => {
+                errors.combine(error);
+                Err(errors)
+            }
+            (Some(errors), Ok(_)) => Err(errors),
+        }
+    }
+
+    /// `value`, if neither it nor this holds an error; otherwise all of them, `value`'s first.
+    pub(crate) fn after<T>(self, value: syn::Result<T>) -> syn::Result<T> {
+        match (value, self.combined) {
+            (value, None) => value,
+            (Err(mut error), Some(errors)) => {
+                error.combine(errors);
+                Err(error)
+            }
+            (Ok(_), Some(errors)) => Err(errors),
+        }
+    }
+
     pub(crate) fn finish(self) -> syn::Result<()> {
-        self.combined.map_or(Ok(()), Err)
+        self.before(Ok(()))
     }
 }

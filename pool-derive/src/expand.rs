@@ -1,39 +1,48 @@
 //! Code generation: the `Pooled` or `Reset` impl, reset code field by field.
 
 use crate::Derive;
-use crate::ast::{Body, Field, Input};
-use crate::attr::{Count, FieldReset, OnFull};
+use crate::ast::{Field, Input};
+use crate::attr::FieldReset;
+use crate::config::{Count, Pool, Shape, Strategy};
 use crate::errors::Errors;
 use crate::{bound, fallback, pool_type, valid};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{DeriveInput, Fields, Ident, Member};
+use syn::{DeriveInput, Expr, Fields, Ident, Member};
 
+/// Runs a derive: read, validate, generate; or, if anything was wrong, every error and the
+/// fallback's stubs.
 pub(crate) fn derive(node: &DeriveInput, derive: Derive) -> TokenStream {
     let mut errors = Errors::default();
     let input = Input::from_syn(node, derive, &mut errors);
-    valid::check(&input, &mut errors);
-    match errors.finish() {
-        Ok(()) => match derive {
-            Derive::Pooled => impl_pooled(&input),
-            Derive::Reset => impl_reset(&input),
+    let shape = errors.before(valid::shape(&input));
+    match derive {
+        Derive::Pooled => {
+            let mut errors = Errors::default();
+            let pool = valid::pool(&input, &mut errors);
+            match errors.after(shape) {
+                Ok(shape) => impl_pooled(&input, &shape, &pool),
+                Err(error) => fallback::pooled(&input, &pool, &error),
+            }
+        }
+        Derive::Reset => match shape {
+            Ok(shape) => impl_reset(&input, &shape),
+            Err(error) => fallback::reset(&input, &error),
         },
-        Err(error) => fallback::expand(&input, &error),
     }
 }
 
-fn impl_pooled(input: &Input<'_>) -> TokenStream {
+fn impl_pooled(input: &Input<'_>, shape: &Shape<'_>, pool: &Pool) -> TokenStream {
     let krate = input.krate();
     let ident = &input.node.ident;
     let (impl_generics, ty_generics, _) = input.node.generics.split_for_impl();
-    let where_clause = bound::where_clause(input, &krate);
-    let attrs = &input.attrs;
-    let size = count(&attrs.size);
+    let where_clause = bound::where_clause(input, shape, &krate);
+    let size = count(&pool.size);
     // Free constants are evaluated even by `cargo check`; associated ones only when used.
     let mut checks = Vec::new();
-    if let Count::Const(expr) = &attrs.size {
+    if let Count::Const(expr) = &pool.size {
         checks.push(quote_spanned! {expr.span()=>
             const _: () = ::core::assert!(
                 #size > 0,
@@ -41,20 +50,20 @@ fn impl_pooled(input: &Input<'_>) -> TokenStream {
             );
         });
     }
-    if let (OnFull::Grow, Some((_, max_count))) = (attrs.on_full(), &attrs.max) {
+    if let Strategy::Grow(Some(max)) = pool.engine.strategy() {
         // Literals were compared already; a constant is compared when evaluated.
-        if matches!(max_count, Count::Const(_)) || matches!(attrs.size, Count::Const(_)) {
-            checks.push(max_check(&count(max_count), &size));
+        if matches!(max, Count::Const(_)) || matches!(pool.size, Count::Const(_)) {
+            checks.push(max_check(&count(max), &size));
         }
     }
-    let name = pool_type::name(input).to_string();
-    let strategy = pool_type::strategy(input);
-    let blank = blank(input, &krate);
-    let at_release = reset_body(input, &krate, OtherVariants::Replace, |field, place| {
+    let name = pool.name.to_string();
+    let strategy = pool_type::strategy(&krate, &pool.engine);
+    let blank = blank(shape, &krate);
+    let at_release = reset_body(shape, &krate, OtherVariants::Replace, |field, place| {
         field.reset_at_release(&krate, place)
     });
     // Release leaves every object its enum's blank variant.
-    let at_reuse = reset_body(input, &krate, OtherVariants::Skip, |field, place| {
+    let at_reuse = reset_body(shape, &krate, OtherVariants::Skip, |field, place| {
         field.reset_at_reuse(&krate, place)
     });
     let pooled_impl = quote! {
@@ -82,15 +91,14 @@ fn impl_pooled(input: &Input<'_>) -> TokenStream {
             }
         }
     };
-    pool_type::expand(input, &pooled_impl, where_clause.as_ref())
+    pool_type::expand(input, pool, &pooled_impl, where_clause.as_ref())
 }
 
-/// A checked `size` or `max`.
+/// A `size` or `max`.
 fn count(count: &Count) -> TokenStream {
     match count {
         Count::Literal(literal) => literal.to_token_stream(),
         Count::Const(expr) => expr.to_token_stream(),
-        Count::Missing | Count::Invalid => unreachable!("validation passed"),
     }
 }
 
@@ -103,13 +111,13 @@ fn max_check(max: &TokenStream, size: &TokenStream) -> TokenStream {
     }
 }
 
-fn impl_reset(input: &Input<'_>) -> TokenStream {
+fn impl_reset(input: &Input<'_>, shape: &Shape<'_>) -> TokenStream {
     let krate = input.krate();
     let ident = &input.node.ident;
     let (impl_generics, ty_generics, _) = input.node.generics.split_for_impl();
-    let where_clause = bound::where_clause(input, &krate);
-    let blank = blank(input, &krate);
-    let reset = reset_body(input, &krate, OtherVariants::Replace, |field, place| {
+    let where_clause = bound::where_clause(input, shape, &krate);
+    let blank = blank(shape, &krate);
+    let reset = reset_body(shape, &krate, OtherVariants::Replace, |field, place| {
         field.reset(&krate, place)
     });
     quote! {
@@ -134,9 +142,9 @@ fn impl_reset(input: &Input<'_>) -> TokenStream {
 }
 
 /// The blank object: the struct built from its fields' blanks, or the enum's blank variant.
-fn blank(input: &Input<'_>, krate: &TokenStream) -> TokenStream {
-    let fields = input.reset_fields().iter().map(|field| field.blank(krate));
-    let Some(variant) = input.blank_variant() else {
+fn blank(shape: &Shape<'_>, krate: &TokenStream) -> TokenStream {
+    let fields = shape.reset_fields().iter().map(|field| field.blank(krate));
+    let Shape::Enum { blank: variant, .. } = shape else {
         return quote!(Self { #(#fields,)* });
     };
     let ident = variant.ident;
@@ -160,17 +168,17 @@ enum OtherVariants {
 /// struct would; any other variant is replaced by a freshly built blank variant, which drops
 /// everything the old one owned (or, at reuse, is left alone).
 fn reset_body(
-    input: &Input<'_>,
+    shape: &Shape<'_>,
     krate: &TokenStream,
     others: OtherVariants,
     reset: impl Fn(&Field<'_>, &TokenStream) -> TokenStream,
 ) -> TokenStream {
-    let variant = match (&input.body, input.blank_variant()) {
-        (Body::Enum(variants), Some(variant)) => Some((variants.len(), variant)),
-        _ => None,
-    };
-    let Some((count, variant)) = variant else {
-        return input
+    let &Shape::Enum {
+        blank: variant,
+        variants: count,
+    } = shape
+    else {
+        return shape
             .reset_fields()
             .iter()
             .map(|field| {
@@ -206,7 +214,7 @@ fn reset_body(
             #(#code)*
         };
     }
-    let blank = blank(input, krate);
+    let blank = blank(shape, krate);
     quote! {
         match self {
             #pattern => {
@@ -228,10 +236,7 @@ impl Field<'_> {
 
     /// The value of `#[pool(reset = <value>)]`, in one form wherever it is used, so that a type
     /// error in it is reported once, pointing at the value and the field's type.
-    fn value(&self) -> TokenStream {
-        let FieldReset::Value(value) = &self.reset else {
-            unreachable!("only `reset = <value>` has a value")
-        };
+    fn value(&self, value: &Expr) -> TokenStream {
         let ty = self.ty;
         quote! {{
             let __pooled_value: #ty = #value;
@@ -254,8 +259,8 @@ impl Field<'_> {
                 let reset = self.reset_call(krate, "reset");
                 quote!(#reset(&mut #place);)
             }
-            FieldReset::Value(_) => {
-                let value = self.value();
+            FieldReset::Value(value) => {
+                let value = self.value(value);
                 quote!(#place = #value;)
             }
             FieldReset::With(function) => {
@@ -274,7 +279,9 @@ impl Field<'_> {
     fn reset_at_release(&self, krate: &TokenStream, place: &TokenStream) -> TokenStream {
         match &self.reset {
             FieldReset::Reset => self.reset_half(krate, "reset_if_owned", place),
-            FieldReset::Value(_) => self.assign_if(&quote!(::core::mem::needs_drop), place),
+            FieldReset::Value(value) => {
+                self.assign_if(&quote!(::core::mem::needs_drop), value, place)
+            }
             FieldReset::With(_) => self.reset(krate, place),
             FieldReset::Keep => TokenStream::new(),
         }
@@ -284,7 +291,9 @@ impl Field<'_> {
     fn reset_at_reuse(&self, krate: &TokenStream, place: &TokenStream) -> TokenStream {
         match &self.reset {
             FieldReset::Reset => self.reset_half(krate, "reset_if_plain", place),
-            FieldReset::Value(_) => self.assign_if(&quote!(!::core::mem::needs_drop), place),
+            FieldReset::Value(value) => {
+                self.assign_if(&quote!(!::core::mem::needs_drop), value, place)
+            }
             FieldReset::With(_) | FieldReset::Keep => TokenStream::new(),
         }
     }
@@ -294,8 +303,8 @@ impl Field<'_> {
         quote!(#reset(&mut #place);)
     }
 
-    fn assign_if(&self, condition: &TokenStream, place: &TokenStream) -> TokenStream {
-        let (ty, value) = (self.ty, self.value());
+    fn assign_if(&self, condition: &TokenStream, value: &Expr, place: &TokenStream) -> TokenStream {
+        let (ty, value) = (self.ty, self.value(value));
         quote! {
             if #condition::<#ty>() {
                 #place = #value;
@@ -312,7 +321,7 @@ impl Field<'_> {
                 let blank = self.reset_call(krate, "blank");
                 quote!(#blank())
             }
-            FieldReset::Value(_) => self.value(),
+            FieldReset::Value(value) => self.value(value),
             FieldReset::With(function) => {
                 let default =
                     quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default());

@@ -2,8 +2,9 @@
 //! crate, which documents them: `use pooling::{Pooled, Reset};`.
 //!
 //! Each derive runs the same pipeline: parse the input into an intermediate form (`ast`) while
-//! reading its `#[pool(...)]` attributes (`attr`), check the rules that span fields
-//! (`valid`), and generate code (`expand`). Every error found on the way is reported in one
+//! reading its `#[pool(...)]` attributes (`attr`), check the rules that span them (`valid`),
+//! which leaves settings with nothing missing or contradictory (`config`), and generate code
+//! from those (`expand`). Every error found on the way is reported in one
 //! compile, each at the token it is about; when there are errors, `fallback` still emits the
 //! pool type, so that the one real error is not buried under "cannot find type" errors.
 
@@ -14,6 +15,7 @@ extern crate proc_macro;
 mod ast;
 mod attr;
 mod bound;
+mod config;
 mod errors;
 mod expand;
 mod fallback;

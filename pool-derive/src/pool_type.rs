@@ -3,68 +3,148 @@
 //! `on_full = evict`, the `Evictable` impl that carries the `evict_by` measure.
 
 use crate::ast::Input;
-use crate::attr::{Count, OnFull, Storage};
+use crate::config::{Count, Engine, Pool, Refuse, Strategy};
 use proc_macro2::{Group, Span, TokenStream, TokenTree};
-use quote::{ToTokens, format_ident, quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{GenericParam, Ident, WhereClause};
+use syn::{Expr, GenericParam, WhereClause};
 
-/// The pool type's name: `FooPool`, or `name = ...`.
-pub(crate) fn name(input: &Input<'_>) -> Ident {
-    let ident = &input.node.ident;
-    (input.attrs.name.clone())
-        .unwrap_or_else(|| format_ident!("{}Pool", ident, span = ident.span()))
-}
-
-/// The strategy marker type, from `on_full` (and `max`). A sync pool only fails or panics; the
-/// others are rejected, and stand in as `Fail` in the fallback's stub.
-pub(crate) fn strategy(input: &Input<'_>) -> TokenStream {
-    let krate = input.krate();
-    match input.attrs.on_full() {
-        OnFull::Evict | OnFull::Grow if input.attrs.sync.is_some() => quote!(#krate::Fail),
-        OnFull::Fail => quote!(#krate::Fail),
-        OnFull::Panic => quote!(#krate::Panic),
-        OnFull::Evict => quote!(#krate::Evict),
-        OnFull::Grow => match &input.attrs.max {
-            Some((_, Count::Literal(max))) => quote!(#krate::Grow<#max>),
-            Some((_, Count::Const(max))) => quote!(#krate::Grow<{ #max }>),
-            _ => quote!(#krate::Grow),
-        },
+/// The strategy marker type: `Fail`, `Panic`, `Evict` or `Grow<MAX>`.
+pub(crate) fn strategy(krate: &TokenStream, engine: &Engine) -> TokenStream {
+    match engine.strategy() {
+        Strategy::Refuse(Refuse::Fail) => quote!(#krate::Fail),
+        Strategy::Refuse(Refuse::Panic) => quote!(#krate::Panic),
+        Strategy::Evict(_) => quote!(#krate::Evict),
+        Strategy::Grow(None) => quote!(#krate::Grow),
+        Strategy::Grow(Some(Count::Literal(max))) => quote!(#krate::Grow<#max>),
+        Strategy::Grow(Some(Count::Const(max))) => quote!(#krate::Grow<{ #max }>),
     }
 }
 
-/// The storage marker type, from `storage` (and `size`, whose words of occupancy bits
-/// `Inline` takes as its second parameter); `None` for the default, the heap.
-fn storage(input: &Input<'_>) -> Option<TokenStream> {
-    let krate = input.krate();
-    match (input.attrs.storage(), &input.attrs.size) {
-        // The default; or a size already reported wrong.
-        (Storage::Heap, _) | (Storage::Inline, Count::Missing | Count::Invalid) => None,
-        (Storage::Inline, Count::Literal(size)) => {
-            let words = size
-                .base10_parse::<u64>()
-                .expect("checked when parsed")
-                .div_ceil(64);
+/// The strategy as the docs show it: `Grow<64>`, `Grow<{MAX}>`.
+fn strategy_text(engine: &Engine) -> String {
+    match engine.strategy() {
+        Strategy::Refuse(Refuse::Fail) => "Fail".to_owned(),
+        Strategy::Refuse(Refuse::Panic) => "Panic".to_owned(),
+        Strategy::Evict(_) => "Evict".to_owned(),
+        Strategy::Grow(None) => "Grow".to_owned(),
+        Strategy::Grow(Some(max)) => format!("Grow<{}>", count_text(max)),
+    }
+}
+
+fn count_text(count: &Count) -> String {
+    match count {
+        Count::Literal(literal) => literal.base10_digits().to_owned(),
+        Count::Const(expr) => format!("{{{}}}", expr_text(expr)),
+    }
+}
+
+/// An expression as the docs show it: a path as written, anything else as its tokens.
+fn expr_text(expr: &Expr) -> String {
+    match expr {
+        Expr::Path(path) if path.qself.is_none() => path_text(&path.path),
+        _ => expr.to_token_stream().to_string(),
+    }
+}
+
+fn path_text(path: &syn::Path) -> String {
+    let segments = path
+        .segments
+        .iter()
+        .map(|segment| segment.ident.to_string());
+    segments.collect::<Vec<_>>().join("::")
+}
+
+/// The `Inline<N, W>` storage marker, whose second parameter is the words of occupancy bits
+/// `N` slots need; `None` for the heap.
+fn storage(krate: &TokenStream, pool: &Pool) -> Option<(TokenStream, String)> {
+    let Engine::Inline(_) = pool.engine else {
+        return None;
+    };
+    Some(match &pool.size {
+        Count::Literal(size) => {
+            let words = literal(size).div_ceil(64);
+            let text = format!("Inline<{}, {words}>", size.base10_digits());
             let words = proc_macro2::Literal::u64_unsuffixed(words);
-            Some(quote!(#krate::Inline<#size, #words>))
+            (quote!(#krate::Inline<#size, #words>), text)
         }
-        (Storage::Inline, Count::Const(size)) => {
-            Some(quote!(#krate::Inline<{ #size }, { (#size).div_ceil(64) }>))
+        Count::Const(size) => {
+            let size_text = expr_text(size);
+            let text = format!("Inline<{{{size_text}}}, {{({size_text}).div_ceil(64)}}>");
+            (
+                quote!(#krate::Inline<{ #size }, { (#size).div_ceil(64) }>),
+                text,
+            )
         }
-    }
+    })
 }
 
-fn when_full(on_full: OnFull) -> &'static str {
-    match on_full {
-        OnFull::Fail => "When it is full, `create` returns an error and changes nothing.",
-        OnFull::Panic => "When it is full, `create` panics: size it so that it never fills.",
-        OnFull::Evict => {
+fn literal(int: &syn::LitInt) -> u64 {
+    int.base10_parse().expect("checked when parsed")
+}
+
+fn when_full(engine: &Engine) -> &'static str {
+    match engine.strategy() {
+        Strategy::Refuse(Refuse::Fail) => {
+            "When it is full, `create` returns an error and changes nothing."
+        }
+        Strategy::Refuse(Refuse::Panic) => {
+            "When it is full, `create` panics: size it so that it never fills."
+        }
+        Strategy::Evict(_) => {
             "When it is full, `create` evicts the least important live object (`evict_by`) and reuses its slot."
         }
-        OnFull::Grow => {
+        Strategy::Grow(_) => {
             "When it is full, `create` adds a chunk of slots, up to `max`; no object ever moves, and `shrink` gives back chunks with no object in use."
         }
     }
+}
+
+/// The pool type's doc comment, naming the struct and the runtime type it aliases.
+fn doc(input: &Input<'_>, pool: &Pool, storage: Option<&str>) -> String {
+    let ident = &input.node.ident;
+    let path = input
+        .attrs
+        .krate
+        .as_ref()
+        .map_or_else(|| "pooling".to_owned(), path_text);
+    let params = input.node.generics.params.iter().map(|param| match param {
+        GenericParam::Type(param) => param.ident.to_string(),
+        GenericParam::Const(param) => param.ident.to_string(),
+        GenericParam::Lifetime(param) => param.lifetime.to_string(),
+    });
+    let params = params.collect::<Vec<_>>();
+    let object = if params.is_empty() {
+        ident.to_string()
+    } else {
+        format!("{ident}<{}>", params.join(", "))
+    };
+    let strategy = strategy_text(&pool.engine);
+    let when_full = when_full(&pool.engine);
+    if let Engine::Sync(_) = pool.engine {
+        return format!(
+            "A pool of [`{ident}`] objects shared across threads, generated by \
+             `#[derive(Pooled)]` with `sync`: [`SyncPool`]({path}::SyncPool)`<{object}, {strategy}>`.\n\n\
+             It builds every object up front, blank, in one allocation, and hands them out by \
+             handle; `create`, `get`, `release` and `acquire` take `&self` and never block. \
+             {when_full} [`SyncPool`]({path}::SyncPool) documents its methods."
+        );
+    }
+    let (storage, holds) = match storage {
+        Some(storage) => (
+            format!(", {storage}"),
+            "It holds its objects inside itself, with no allocation, builds each one blank the first time its slot is used, and hands them out by handle.",
+        ),
+        None => (
+            String::new(),
+            "It builds every object up front, blank, in one allocation, and hands them out by handle.",
+        ),
+    };
+    format!(
+        "A pool of [`{ident}`] objects, generated by `#[derive(Pooled)]`: \
+         [`Pool`]({path}::Pool)`<{object}, {strategy}{storage}>`.\n\n\
+         {holds} {when_full} [`Pool`]({path}::Pool) documents its methods."
+    )
 }
 
 /// The pool type alias, and in one anonymous const `pooled_impl` (the `Pooled` impl for the
@@ -72,14 +152,15 @@ fn when_full(on_full: OnFull) -> &'static str {
 /// same `where_clause` as `pooled_impl`.
 pub(crate) fn expand(
     input: &Input<'_>,
+    pool: &Pool,
     pooled_impl: &TokenStream,
     where_clause: Option<&WhereClause>,
 ) -> TokenStream {
     let node = input.node;
     let krate = input.krate();
-    let vis = input.attrs.vis.as_ref().unwrap_or(&node.vis);
+    let vis = &pool.vis;
     let ident = &node.ident;
-    let pool = name(input);
+    let name = &pool.name;
     let (_, ty_generics, _) = node.generics.split_for_impl();
     // An alias takes the parameters without their bounds, which it would not enforce.
     let params = node.generics.params.iter().map(|param| match param {
@@ -95,63 +176,23 @@ pub(crate) fn expand(
         }
         GenericParam::Lifetime(param) => param.to_token_stream(),
     });
-    let strategy = strategy(input);
-    let path = quote!(#krate).to_string().replace(' ', "");
-    let path = path.trim_start_matches("::");
-    let object = quote!(#ident #ty_generics)
-        .to_string()
-        .replace(" < ", "<")
-        .replace(" >", ">")
-        .replace(" ,", ",");
-    let storage = storage(input);
-    let short = |tokens: &TokenStream| {
-        tokens
-            .to_string()
-            .rsplit("::")
-            .next()
-            .unwrap_or_default()
-            .replace(' ', "")
+    let strategy = strategy(&krate, &pool.engine);
+    let storage = storage(&krate, pool);
+    let doc = doc(input, pool, storage.as_ref().map(|(_, text)| text.as_str()));
+    let storage = storage.map(|(storage, _)| quote!(, #storage));
+    let engine = match pool.engine {
+        Engine::Sync(_) => quote!(#krate::SyncPool),
+        Engine::Heap(_) | Engine::Inline(_) => quote!(#krate::Pool),
     };
-    let when_full = when_full(input.attrs.on_full());
-    let (engine, doc) = if input.attrs.sync.is_some() {
-        let doc = format!(
-            "A pool of [`{ident}`] objects shared across threads, generated by \
-             `#[derive(Pooled)]` with `sync`: [`SyncPool`]({path}::SyncPool)`<{object}, {}>`.\n\n\
-             It builds every object up front, blank, in one allocation, and hands them out by \
-             handle; `create`, `get`, `release` and `acquire` take `&self` and never block. \
-             {when_full} [`SyncPool`]({path}::SyncPool) documents its methods.",
-            short(&strategy),
-        );
-        (quote!(#krate::SyncPool), doc)
-    } else {
-        let doc = format!(
-            "A pool of [`{ident}`] objects, generated by `#[derive(Pooled)]`: \
-             [`Pool`]({path}::Pool)`<{object}, {}{}>`.\n\n\
-             {} {when_full} [`Pool`]({path}::Pool) documents its methods.",
-            short(&strategy),
-            storage
-                .as_ref()
-                .map(|s| format!(", {}", short(s)))
-                .unwrap_or_default(),
-            if storage.is_some() {
-                "It holds its objects inside itself, with no allocation, builds each one blank the first time its slot is used, and hands them out by handle."
-            } else {
-                "It builds every object up front, blank, in one allocation, and hands them out by handle."
-            },
-        );
-        (quote!(#krate::Pool), doc)
+    let evictable = match pool.engine.strategy() {
+        Strategy::Evict(measure) => Some(evictable(input, measure, where_clause)),
+        Strategy::Refuse(_) | Strategy::Grow(_) => None,
     };
-    // A sync pool has no storage parameter (with `storage = inline` the derive reports an error).
-    let storage = storage
-        .filter(|_| input.attrs.sync.is_none())
-        .map(|storage| quote!(, #storage));
-    let evictable =
-        (input.attrs.on_full() == OnFull::Evict).then(|| evictable(input, where_clause));
     quote! {
         #[doc = #doc]
         // Code may name the pool `Pool<Foo>` and never this.
         #[allow(dead_code)]
-        #vis type #pool <#(#params),*> = #engine<#ident #ty_generics, #strategy #storage>;
+        #vis type #name <#(#params),*> = #engine<#ident #ty_generics, #strategy #storage>;
 
         #[doc(hidden)]
         const _: () = {
@@ -166,7 +207,7 @@ pub(crate) fn expand(
 
 /// `Evictable` for the struct, from the `evict_by` measure. Its return type checks, once and
 /// at the measure, that the measure ranks totally.
-fn evictable(input: &Input<'_>, where_clause: Option<&WhereClause>) -> TokenStream {
+fn evictable(input: &Input<'_>, measure: &Expr, where_clause: Option<&WhereClause>) -> TokenStream {
     let krate = input.krate();
     let node = input.node;
     let ident = &node.ident;
@@ -176,23 +217,14 @@ fn evictable(input: &Input<'_>, where_clause: Option<&WhereClause>) -> TokenStre
         .type_params()
         .map(|param| &param.ident)
         .chain(node.generics.const_params().map(|param| &param.ident));
-    let measure = input
-        .attrs
-        .evict_by
-        .as_ref()
-        .and_then(|(_, by)| by.as_ref());
-    let span = measure.map_or_else(Span::call_site, Spanned::span);
+    let span = measure.span();
     let signature = quote_spanned! {span=>
         fn importance(&self) -> impl #krate::__private::Importance + use<#(#params),*>
     };
-    // Without a measure, the fallback's stub: never called.
-    let body = measure.map_or_else(
-        || quote!(0u8),
-        |measure| {
-            let krate = respan(krate.clone(), span);
-            quote_spanned!(span=> #krate::__private::measure(#measure, self))
-        },
-    );
+    let body = {
+        let krate = respan(krate.clone(), span);
+        quote_spanned!(span=> #krate::__private::measure(#measure, self))
+    };
     quote! {
         #[automatically_derived]
         impl #impl_generics #krate::__private::Evictable for #ident #ty_generics #where_clause {

@@ -1,140 +1,76 @@
-//! The rules that look at the input as a whole rather than at one attribute.
+//! The rules that look at the input as a whole rather than at one attribute, and the settings
+//! they leave for `expand`: a `Shape` for both derives, a `config::Pool` for `Pooled`.
 
-use crate::Derive;
 use crate::ast::{Body, Input, Variant};
-use crate::attr::{Count, OnFull, Storage};
+use crate::attr::{OnFull as Word, Storage};
+use crate::config::{Bounded, Count, Engine, OnFull, Pool, Refuse, Shape};
 use crate::errors::Errors;
-use syn::Data;
+use quote::format_ident;
+use syn::Expr;
 
-pub(crate) fn check(input: &Input<'_>, errors: &mut Errors) {
+/// The object every slot is reset to: the struct, or the enum's one blank variant.
+pub(crate) fn shape<'a>(input: &'a Input<'a>) -> syn::Result<Shape<'a>> {
     let derive = input.derive.name();
-    match (&input.body, &input.node.data) {
-        (Body::Enum(variants), _) => check_variants(input, variants, errors),
-        (Body::Union, Data::Union(data)) => errors.at(
-            data.union_token.span,
+    match &input.body {
+        Body::Struct(fields) => Ok(Shape::Struct(fields)),
+        Body::Enum(variants) => blank_variant(input, variants).map(|blank| Shape::Enum {
+            blank,
+            variants: variants.len(),
+        }),
+        Body::Union(union) => Err(syn::Error::new(
+            union.span,
             format_args!(
                 "`#[derive({derive})]` supports structs and enums, not unions: a union does not record which of its fields holds a value, so none can be reset; use an enum with a `#[pool(blank)]` variant"
             ),
-        ),
-        _ => {}
-    }
-    if input.derive != Derive::Pooled {
-        return;
-    }
-    for param in input.node.generics.lifetimes() {
-        errors.spanning(
-            &param.lifetime,
-            format_args!(
-                "a pooled object cannot hold a borrow (`{}`): it lives as long as its pool, which may outlive what it borrows; hold owned data, an `Option<Rc<T>>` or a `pooling::Handle` instead",
-                param.lifetime
-            ),
-        );
-    }
-    let attrs = &input.attrs;
-    if let Count::Missing = attrs.size {
-        errors.spanning(
-            &input.node.ident,
-            format_args!("the pool needs a size: add `#[pool(size = N)]` to the {}, N being the most objects alive at once (the pool builds them all up front)", input.item().word()),
-        );
-    }
-    match (attrs.on_full, &attrs.evict_by) {
-        (Some((span, OnFull::Evict)), None) => errors.at(
-            span,
-            "`on_full = evict` needs `evict_by = <measure>`, a `fn(&T) -> K` with `K: Ord` (floats as `pooling::TotalOrder`): the object it ranks lowest is evicted",
-        ),
-        (on_full, Some((span, _))) if !matches!(on_full, Some((_, OnFull::Evict))) => errors.at(
-            *span,
-            "`evict_by` ranks the objects that `on_full = evict` may evict; add `on_full = evict`, or remove `evict_by`",
-        ),
-        _ => {}
-    }
-    if let (Some((span, Storage::Inline)), OnFull::Grow) = (attrs.storage, attrs.on_full()) {
-        errors.at(
-            span,
-            "`storage = inline` cannot grow: its slots are an array inside the pool, and growing needs the heap; choose `on_full = fail`, `panic` or `evict` and a `size` for the most objects alive at once, or keep `on_full = grow` with `storage = heap`",
-        );
-    }
-    if let (Some(_), Some((span, Storage::Inline))) = (attrs.sync, attrs.storage) {
-        errors.at(
-            span,
-            "`storage = inline` cannot go with `sync`: a pool shared across threads keeps its slots on the heap; remove `storage = inline`, or remove `sync` and share the inline pool behind your own lock",
-        );
-    }
-    if attrs.sync.is_some() {
-        match attrs.on_full {
-            Some((span, OnFull::Evict)) => errors.at(
-                span,
-                "`on_full = evict` cannot go with `sync`: evicting resets a live object, which another thread may be reading through a guard; use `on_full = fail` (the default) and release objects when done, or `on_full = panic`",
-            ),
-            Some((span, OnFull::Grow)) => errors.at(
-                span,
-                format_args!(
-                    "`on_full = grow` cannot go with `sync`: a pool shared across threads cannot grow without locks, since growing would move the objects or need an unbounded table of chunks; size it up front with `size = N` for the most objects alive at once, or remove `sync` and share a `Mutex<{}>`",
-                    crate::pool_type::name(input)
-                ),
-            ),
-            _ => {}
-        }
-    }
-    if let Some((span, max)) = &attrs.max {
-        if attrs.on_full() != OnFull::Grow {
-            errors.at(
-                *span,
-                "`max` limits how far a pool grows, so it needs `on_full = grow`",
-            );
-        } else if let (Count::Literal(max), Count::Literal(size)) = (max, &attrs.size) {
-            let (max_value, size_value) = (literal(max), literal(size));
-            if max_value < size_value {
-                errors.spanning(
-                    max,
-                    format_args!(
-                        "`max = {max_value}` is below `size = {size_value}`: a growing pool starts with `size` slots and grows up to `max`"
-                    ),
-                );
-            }
-        }
+        )),
     }
 }
 
 /// One variant, and only one, is marked `#[pool(blank)]`; field attributes sit only in it.
-fn check_variants(input: &Input<'_>, variants: &[Variant<'_>], errors: &mut Errors) {
+fn blank_variant<'a>(
+    input: &Input<'_>,
+    variants: &'a [Variant<'a>],
+) -> syn::Result<&'a Variant<'a>> {
     let ident = &input.node.ident;
     let derive = input.derive.name();
+    let mut errors = Errors::default();
+    if let Some(span) = input.attrs.misplaced_blank {
+        errors.at(span, "`blank` goes on a variant, not on the enum: `#[pool(blank)]` above the variant that every object is reset to");
+    }
+    for span in variants
+        .iter()
+        .flat_map(|variant| &variant.fields)
+        .filter_map(|field| field.misplaced_blank)
+    {
+        errors.at(span, "`blank` goes on a variant, not on a field: `#[pool(blank)]` above the variant that every object is reset to");
+    }
     if variants.is_empty() {
-        errors.spanning(
+        return errors.before(Err(syn::Error::new_spanned(
             ident,
             format_args!(
                 "`#[derive({derive})]` needs an enum with variants: `{ident}` has no values, so there is no blank object to build; add a variant marked `#[pool(blank)]`"
             ),
-        );
-        return;
+        )));
     }
     let mut marked = variants.iter().filter(|variant| variant.blank.is_some());
     let Some(blank) = marked.next() else {
-        // A `blank` put on the enum or a field was reported already, saying where it goes.
-        let misplaced = input.attrs.misplaced_blank
-            || (variants.iter())
-                .flat_map(|variant| &variant.fields)
-                .any(|field| field.misplaced_blank);
-        if misplaced {
-            return;
-        }
-        // A unit variant is the likeliest blank object.
+        // A `blank` put on the enum or a field says where it goes; a unit variant is the
+        // likeliest blank object.
         let first = (variants.iter())
             .find(|variant| variant.fields.is_empty())
             .unwrap_or(&variants[0])
             .ident;
-        errors.spanning(
+        let missing = syn::Error::new_spanned(
             ident,
             format_args!(
                 "`#[derive({derive})]` on an enum needs its blank variant, the one every object is reset to: add `#[pool(blank)]` above it, such as above `{first}` (a unit variant, or one whose fields reset as a struct's do)"
             ),
         );
-        return;
+        return Err(errors.finish().err().unwrap_or(missing));
     };
-    for other in marked {
+    for span in marked.filter_map(|other| other.blank) {
         errors.at(
-            other.blank.expect("marked"),
+            span,
             format_args!(
                 "only one variant can be the blank object, and `{}` already is: remove one of the `#[pool(blank)]`s",
                 blank.ident
@@ -156,6 +92,126 @@ fn check_variants(input: &Input<'_>, variants: &[Variant<'_>], errors: &mut Erro
                 );
             }
         }
+    }
+    errors.before(Ok(blank))
+}
+
+/// The pool type's settings, checked together. Each one reported wrong gets a stand-in, so
+/// that the fallback can still define the pool type.
+pub(crate) fn pool(input: &Input<'_>, errors: &mut Errors) -> Pool {
+    for param in input.node.generics.lifetimes() {
+        errors.spanning(
+            &param.lifetime,
+            format_args!(
+                "a pooled object cannot hold a borrow (`{}`): it lives as long as its pool, which may outlive what it borrows; hold owned data, an `Option<Rc<T>>` or a `pooling::Handle` instead",
+                param.lifetime
+            ),
+        );
+    }
+    let attrs = &input.attrs;
+    let ident = &input.node.ident;
+    let name =
+        (attrs.name.clone()).unwrap_or_else(|| format_ident!("{}Pool", ident, span = ident.span()));
+    if attrs.size.is_none() && !attrs.size_reported {
+        errors.spanning(
+            ident,
+            format_args!("the pool needs a size: add `#[pool(size = N)]` to the {}, N being the most objects alive at once (the pool builds them all up front)", input.item().word()),
+        );
+    }
+    let engine = engine(input, &name, errors);
+    if let (Engine::Heap(OnFull::Grow(Some(Count::Literal(max)))), Some(Count::Literal(size))) =
+        (&engine, &attrs.size)
+    {
+        let (max_value, size_value) = (literal(max), literal(size));
+        if max_value < size_value {
+            errors.spanning(
+                max,
+                format_args!(
+                    "`max = {max_value}` is below `size = {size_value}`: a growing pool starts with `size` slots and grows up to `max`"
+                ),
+            );
+        }
+    }
+    Pool {
+        name,
+        vis: attrs.vis.clone().unwrap_or_else(|| input.node.vis.clone()),
+        size: attrs.size.clone().unwrap_or_else(Count::stand_in),
+        engine,
+    }
+}
+
+/// The runtime pool and its strategy, from `sync`, `storage`, `on_full`, `evict_by` and `max`.
+fn engine(input: &Input<'_>, name: &syn::Ident, errors: &mut Errors) -> Engine {
+    let attrs = &input.attrs;
+    let on_full = attrs.on_full.map_or(Word::Fail, |(_, on_full)| on_full);
+    // An `evict_by` reported wrong gets a measure that ranks every object alike.
+    let mut measure = || -> Box<Expr> {
+        match (attrs.on_full, &attrs.evict_by) {
+            (_, Some((_, Some(measure)))) => Box::new(measure.clone()),
+            (Some((span, _)), None) => {
+                errors.at(
+                    span,
+                    "`on_full = evict` needs `evict_by = <measure>`, a `fn(&T) -> K` with `K: Ord` (floats as `pooling::TotalOrder`): the object it ranks lowest is evicted",
+                );
+                Box::new(syn::parse_quote!(|_| 0u8))
+            }
+            _ => Box::new(syn::parse_quote!(|_| 0u8)),
+        }
+    };
+    let bounded = match on_full {
+        Word::Fail => Some(Bounded::Refuse(Refuse::Fail)),
+        Word::Panic => Some(Bounded::Refuse(Refuse::Panic)),
+        Word::Evict => Some(Bounded::Evict(measure())),
+        Word::Grow => None,
+    };
+    if let (Some((span, _)), false) = (&attrs.evict_by, on_full == Word::Evict) {
+        errors.at(
+            *span,
+            "`evict_by` ranks the objects that `on_full = evict` may evict; add `on_full = evict`, or remove `evict_by`",
+        );
+    }
+    let storage = attrs
+        .storage
+        .filter(|(_, storage)| *storage == Storage::Inline);
+    if let (Some((span, _)), Word::Grow) = (storage, on_full) {
+        errors.at(
+            span,
+            "`storage = inline` cannot grow: its slots are an array inside the pool, and growing needs the heap; choose `on_full = fail`, `panic` or `evict` and a `size` for the most objects alive at once, or keep `on_full = grow` with `storage = heap`",
+        );
+    }
+    if let (Some(_), Some((span, _))) = (attrs.sync, storage) {
+        errors.at(
+            span,
+            "`storage = inline` cannot go with `sync`: a pool shared across threads keeps its slots on the heap; remove `storage = inline`, or remove `sync` and share the inline pool behind your own lock",
+        );
+    }
+    let sync = attrs.sync.map(|_| match (attrs.on_full, &bounded) {
+        (_, Some(Bounded::Refuse(refuse))) => *refuse,
+        (Some((span, Word::Evict)), _) => {
+            errors.at(span, "`on_full = evict` cannot go with `sync`: evicting resets a live object, which another thread may be reading through a guard; use `on_full = fail` (the default) and release objects when done, or `on_full = panic`");
+            Refuse::Fail
+        }
+        (Some((span, _)), _) => {
+            errors.at(span, format_args!("`on_full = grow` cannot go with `sync`: a pool shared across threads cannot grow without locks, since growing would move the objects or need an unbounded table of chunks; size it up front with `size = N` for the most objects alive at once, or remove `sync` and share a `Mutex<{name}>`"));
+            Refuse::Fail
+        }
+        (None, _) => Refuse::Fail,
+    });
+    let max = attrs.max.as_ref().and_then(|(span, max)| {
+        if on_full == Word::Grow {
+            return max.clone();
+        }
+        errors.at(
+            *span,
+            "`max` limits how far a pool grows, so it needs `on_full = grow`",
+        );
+        None
+    });
+    match (sync, bounded, storage, &attrs.size) {
+        (Some(refuse), _, _, _) => Engine::Sync(refuse),
+        (None, Some(bounded), Some(_), Some(_)) => Engine::Inline(bounded),
+        (None, Some(bounded), _, _) => Engine::Heap(OnFull::Bounded(bounded)),
+        (None, None, _, _) => Engine::Heap(OnFull::Grow(max)),
     }
 }
 
