@@ -3,7 +3,9 @@
 
 use crate::ast::{Field, Variant};
 use proc_macro2::Span;
-use syn::{Expr, Ident, LitInt, Visibility};
+use proc_macro2::{Literal, TokenStream};
+use quote::ToTokens;
+use syn::{Expr, Ident, Visibility};
 
 /// The object every slot is reset to, and what is reset in it.
 pub(crate) enum Shape<'a> {
@@ -40,8 +42,9 @@ pub(crate) struct Pool {
 /// A `size` or `max`: a number of slots.
 #[derive(Clone)]
 pub(crate) enum Count {
-    /// A literal, checked when read, re-emitted without its suffix.
-    Literal(LitInt),
+    /// A literal, checked when read (at least 1, indices fit in 32 bits), re-emitted without
+    /// its suffix.
+    Literal { value: u64, span: Span },
     /// A constant expression, checked when the compiler evaluates it. Boxed: an `Expr` is big
     /// enough with proc-macro2's `span-locations` (bevy enables it) for clippy's
     /// `large_enum_variant`.
@@ -51,7 +54,23 @@ pub(crate) enum Count {
 impl Count {
     /// A stand-in for a count reported wrong.
     pub(crate) fn stand_in() -> Self {
-        Count::Literal(LitInt::new("1", Span::call_site()))
+        Count::Literal {
+            value: 1,
+            span: Span::call_site(),
+        }
+    }
+}
+
+impl ToTokens for Count {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Count::Literal { value, span } => {
+                let mut literal = Literal::u64_unsuffixed(*value);
+                literal.set_span(*span);
+                literal.to_tokens(tokens);
+            }
+            Count::Const(expr) => expr.to_tokens(tokens),
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use crate::config::{Count, Pool, Shape, Strategy};
 use crate::errors::Errors;
 use crate::{bound, fallback, pool_type, valid};
 use proc_macro2::TokenStream;
-use quote::{ToTokens, format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{DeriveInput, Expr, Fields, Ident, Member};
@@ -39,7 +39,7 @@ fn impl_pooled(input: &Input<'_>, shape: &Shape<'_>, pool: &Pool) -> TokenStream
     let ident = &input.node.ident;
     let (impl_generics, ty_generics, _) = input.node.generics.split_for_impl();
     let where_clause = bound::where_clause(input, shape, &krate);
-    let size = count(&pool.size);
+    let size = &pool.size;
     // Free constants are evaluated even by `cargo check`; associated ones only when used.
     let mut checks = Vec::new();
     if let Count::Const(expr) = &pool.size {
@@ -53,7 +53,7 @@ fn impl_pooled(input: &Input<'_>, shape: &Shape<'_>, pool: &Pool) -> TokenStream
     if let Strategy::Grow(Some(max)) = pool.engine.strategy() {
         // Literals were compared already; a constant is compared when evaluated.
         if matches!(max, Count::Const(_)) || matches!(pool.size, Count::Const(_)) {
-            checks.push(max_check(&count(max), &size));
+            checks.push(max_check(max, size));
         }
     }
     let name = pool.name.to_string();
@@ -94,15 +94,7 @@ fn impl_pooled(input: &Input<'_>, shape: &Shape<'_>, pool: &Pool) -> TokenStream
     pool_type::expand(input, pool, &pooled_impl, where_clause.as_ref())
 }
 
-/// A `size` or `max`.
-fn count(count: &Count) -> TokenStream {
-    match count {
-        Count::Literal(literal) => literal.to_token_stream(),
-        Count::Const(expr) => expr.to_token_stream(),
-    }
-}
-
-fn max_check(max: &TokenStream, size: &TokenStream) -> TokenStream {
+fn max_check(max: &Count, size: &Count) -> TokenStream {
     quote_spanned! {max.span()=>
         const _: () = ::core::assert!(
             #max >= #size,

@@ -16,7 +16,7 @@ pub(crate) fn strategy(krate: &TokenStream, engine: &Engine) -> TokenStream {
         Strategy::Refuse(Refuse::Panic) => quote!(#krate::Panic),
         Strategy::Evict(_) => quote!(#krate::Evict),
         Strategy::Grow(None) => quote!(#krate::Grow),
-        Strategy::Grow(Some(Count::Literal(max))) => quote!(#krate::Grow<#max>),
+        Strategy::Grow(Some(max @ Count::Literal { .. })) => quote!(#krate::Grow<#max>),
         Strategy::Grow(Some(Count::Const(max))) => quote!(#krate::Grow<{ #max }>),
     }
 }
@@ -34,7 +34,7 @@ fn strategy_text(engine: &Engine) -> String {
 
 fn count_text(count: &Count) -> String {
     match count {
-        Count::Literal(literal) => literal.base10_digits().to_owned(),
+        Count::Literal { value, .. } => value.to_string(),
         Count::Const(expr) => format!("{{{}}}", expr_text(expr)),
     }
 }
@@ -62,9 +62,9 @@ fn storage(krate: &TokenStream, pool: &Pool) -> Option<(TokenStream, String)> {
         return None;
     };
     Some(match &pool.size {
-        Count::Literal(size) => {
-            let words = literal(size).div_ceil(64);
-            let text = format!("Inline<{}, {words}>", size.base10_digits());
+        size @ &Count::Literal { value, .. } => {
+            let words = value.div_ceil(64);
+            let text = format!("Inline<{value}, {words}>");
             let words = proc_macro2::Literal::u64_unsuffixed(words);
             (quote!(#krate::Inline<#size, #words>), text)
         }
@@ -77,10 +77,6 @@ fn storage(krate: &TokenStream, pool: &Pool) -> Option<(TokenStream, String)> {
             )
         }
     })
-}
-
-fn literal(int: &syn::LitInt) -> u64 {
-    int.base10_parse().expect("checked when parsed")
 }
 
 fn when_full(engine: &Engine) -> &'static str {
@@ -251,4 +247,57 @@ fn respan(tokens: TokenStream, span: Span) -> TokenStream {
             token
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Derive;
+    use quote::quote;
+
+    fn doc(input: proc_macro2::TokenStream) -> String {
+        let out = crate::expand::derive(&syn::parse2(input).unwrap(), Derive::Pooled);
+        let file: syn::File = syn::parse2(out).unwrap();
+        let alias = file.items.iter().find_map(|item| match item {
+            syn::Item::Type(alias) => Some(alias),
+            _ => None,
+        });
+        let attr = &alias.expect("the pool type").attrs[0];
+        let syn::Meta::NameValue(doc) = &attr.meta else {
+            panic!("a doc comment first")
+        };
+        let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) = &doc.value
+        else {
+            panic!("a doc string")
+        };
+        text.value()
+    }
+
+    #[test]
+    fn the_docs_name_a_constant_by_its_whole_path() {
+        let doc = doc(quote! {
+            #[pool(size = 8, on_full = grow, max = limits::ENEMIES)]
+            struct Enemy<T, const N: usize> { hp: [T; N] }
+        });
+        assert!(
+            doc.contains("[`Pool`](pooling::Pool)`<Enemy<T, N>, Grow<{limits::ENEMIES}>>`"),
+            "{doc}"
+        );
+    }
+
+    #[test]
+    fn the_docs_of_an_inline_pool_show_its_words_of_bits() {
+        let doc = doc(quote! {
+            #[pool(size = VOICES, storage = inline, crate = ::engine::pooling)]
+            struct Voice { volume: u32 }
+        });
+        assert!(
+            doc.contains(
+                "[`Pool`](engine::pooling::Pool)`<Voice, Fail, Inline<{VOICES}, {(VOICES).div_ceil(64)}>>`"
+            ),
+            "{doc}"
+        );
+    }
 }

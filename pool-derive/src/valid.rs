@@ -119,18 +119,16 @@ pub(crate) fn pool(input: &Input<'_>, errors: &mut Errors) -> Pool {
         );
     }
     let engine = engine(input, &name, errors);
-    if let (Engine::Heap(OnFull::Grow(Some(Count::Literal(max)))), Some(Count::Literal(size))) =
-        (&engine, &attrs.size)
+    if let Engine::Heap(OnFull::Grow(Some(Count::Literal { value: max, span }))) = &engine
+        && let Some(Count::Literal { value: size, .. }) = &attrs.size
+        && max < size
     {
-        let (max_value, size_value) = (literal(max), literal(size));
-        if max_value < size_value {
-            errors.spanning(
-                max,
-                format_args!(
-                    "`max = {max_value}` is below `size = {size_value}`: a growing pool starts with `size` slots and grows up to `max`"
-                ),
-            );
-        }
+        errors.at(
+            *span,
+            format_args!(
+                "`max = {max}` is below `size = {size}`: a growing pool starts with `size` slots and grows up to `max`"
+            ),
+        );
     }
     Pool {
         name,
@@ -215,6 +213,62 @@ fn engine(input: &Input<'_>, name: &syn::Ident, errors: &mut Errors) -> Engine {
     }
 }
 
-fn literal(int: &syn::LitInt) -> u64 {
-    int.base10_parse().expect("checked when parsed")
+#[cfg(test)]
+mod tests {
+    use crate::Derive;
+    use proc_macro2::TokenStream;
+    use quote::quote;
+
+    fn expand(input: TokenStream) -> String {
+        crate::expand::derive(&syn::parse2(input).unwrap(), Derive::Pooled).to_string()
+    }
+
+    #[test]
+    fn a_blank_on_the_enum_is_the_one_error_about_the_blank_variant() {
+        let out = expand(quote! {
+            #[pool(size = 4, blank)]
+            enum Slot { Empty, Full(u32) }
+        });
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(out.contains("not on the enum"), "{out}");
+    }
+
+    #[test]
+    fn an_inline_pool_that_would_grow_falls_back_to_a_heap_pool_that_grows() {
+        let out = expand(quote! {
+            #[pool(size = 64, storage = inline, on_full = grow)]
+            struct Particle { x: f64 }
+        });
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(
+            out.contains(
+                "type ParticlePool < > = :: pooling :: Pool < Particle , :: pooling :: Grow >"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn an_evicting_pool_without_a_measure_still_gets_an_evictable_stub() {
+        let out = expand(quote! {
+            #[pool(size = 16, on_full = evict)]
+            struct Voice { volume: u32 }
+        });
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(out.contains("Evictable for Voice"), "{out}");
+        assert!(out.contains(":: pooling :: Evict >"), "{out}");
+    }
+
+    #[test]
+    fn a_sync_pool_that_would_grow_falls_back_to_one_that_fails() {
+        let out = expand(quote! {
+            #[pool(size = 8, sync, on_full = grow, max = 4)]
+            struct Job { id: u64 }
+        });
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        assert!(
+            out.contains(":: pooling :: SyncPool < Job , :: pooling :: Fail >"),
+            "{out}"
+        );
+    }
 }

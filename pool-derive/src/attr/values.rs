@@ -6,7 +6,7 @@ use crate::errors::Errors;
 use proc_macro2::{Ident, Span};
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
-use syn::{Expr, ExprLit, ExprPath, ExprUnary, Lit, LitInt, Path, Token, UnOp, Visibility};
+use syn::{Expr, ExprLit, ExprPath, ExprUnary, Lit, Path, Token, UnOp, Visibility};
 
 /// The largest `size`: slot indices are 32-bit, and the runtime keeps two values for itself.
 const MAX_SIZE: u64 = u32::MAX as u64 - 1;
@@ -82,11 +82,9 @@ pub(super) fn count(
             Ok(n) if n > MAX_SIZE => {
                 format!("`{key}` can be at most {MAX_SIZE}: slot indices are 32-bit")
             }
-            Ok(n) => {
-                return Ok(Some(Count::Literal(LitInt::new(
-                    &n.to_string(),
-                    int.span(),
-                ))));
+            Ok(value) => {
+                let span = int.span();
+                return Ok(Some(Count::Literal { value, span }));
             }
             Err(error) => error.to_string(),
         },
