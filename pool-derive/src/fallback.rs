@@ -47,17 +47,17 @@ pub(crate) fn reset(input: &Input<'_>, error: &syn::Error) -> TokenStream {
     let ident = &node.ident;
     let (impl_generics, ty_generics, where_clause) = node.generics.split_for_impl();
     quote! {
-            #error
+        #error
 
-            #[automatically_derived]
-            impl #impl_generics #krate::__private::Reset for #ident #ty_generics #where_clause {
-                fn reset(&mut self) {
-                    ::core::unreachable!()
-                }
-
-                fn blank() -> Self {
-                    ::core::unreachable!()
-                }
+        #[automatically_derived]
+        impl #impl_generics #krate::__private::Reset for #ident #ty_generics #where_clause {
+            fn reset(&mut self) {
+                ::core::unreachable!()
             }
+
+            fn blank() -> Self {
+                ::core::unreachable!()
+            }
+        }
     }
 }

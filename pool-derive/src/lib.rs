@@ -19,6 +19,7 @@ mod config;
 mod errors;
 mod expand;
 mod fallback;
+mod field_code;
 mod pool_type;
 #[cfg(test)]
 mod snapshots;

@@ -2,7 +2,7 @@
 //! they leave for `expand`: a `Shape` for both derives, a `config::Pool` for `Pooled`.
 
 use crate::ast::{Body, Input, Variant};
-use crate::attr::{OnFull as Word, Storage};
+use crate::attr::{Container, OnFull as Word, Storage};
 use crate::config::{Bounded, Count, Engine, OnFull, Pool, Refuse, Shape};
 use crate::errors::Errors;
 use quote::format_ident;
@@ -142,24 +142,10 @@ pub(crate) fn pool(input: &Input<'_>, errors: &mut Errors) -> Pool {
 fn engine(input: &Input<'_>, name: &syn::Ident, errors: &mut Errors) -> Engine {
     let attrs = &input.attrs;
     let on_full = attrs.on_full.map_or(Word::Fail, |(_, on_full)| on_full);
-    // An `evict_by` reported wrong gets a measure that ranks every object alike.
-    let mut measure = || -> Box<Expr> {
-        match (attrs.on_full, &attrs.evict_by) {
-            (_, Some((_, Some(measure)))) => Box::new(measure.clone()),
-            (Some((span, _)), None) => {
-                errors.at(
-                    span,
-                    "`on_full = evict` needs `evict_by = <measure>`, a `fn(&T) -> K` with `K: Ord` (floats as `pooling::TotalOrder`): the object it ranks lowest is evicted",
-                );
-                Box::new(syn::parse_quote!(|_| 0u8))
-            }
-            _ => Box::new(syn::parse_quote!(|_| 0u8)),
-        }
-    };
     let bounded = match on_full {
         Word::Fail => Some(Bounded::Refuse(Refuse::Fail)),
         Word::Panic => Some(Bounded::Refuse(Refuse::Panic)),
-        Word::Evict => Some(Bounded::Evict(measure())),
+        Word::Evict => Some(Bounded::Evict(measure(attrs, errors))),
         Word::Grow => None,
     };
     if let (Some((span, _)), false) = (&attrs.evict_by, on_full == Word::Evict) {
@@ -189,11 +175,11 @@ fn engine(input: &Input<'_>, name: &syn::Ident, errors: &mut Errors) -> Engine {
             errors.at(span, "`on_full = evict` cannot go with `sync`: evicting resets a live object, which another thread may be reading through a guard; use `on_full = fail` (the default) and release objects when done, or `on_full = panic`");
             Refuse::Fail
         }
-        (Some((span, _)), _) => {
+        (Some((span, Word::Grow)), _) => {
             errors.at(span, format_args!("`on_full = grow` cannot go with `sync`: a pool shared across threads cannot grow without locks, since growing would move the objects or need an unbounded table of chunks; size it up front with `size = N` for the most objects alive at once, or remove `sync` and share a `Mutex<{name}>`"));
             Refuse::Fail
         }
-        (None, _) => Refuse::Fail,
+        _ => Refuse::Fail,
     });
     let max = attrs.max.as_ref().and_then(|(span, max)| {
         if on_full == Word::Grow {
@@ -211,6 +197,20 @@ fn engine(input: &Input<'_>, name: &syn::Ident, errors: &mut Errors) -> Engine {
         (None, Some(bounded), _, _) => Engine::Heap(OnFull::Bounded(bounded)),
         (None, None, _, _) => Engine::Heap(OnFull::Grow(max)),
     }
+}
+
+/// The measure of `on_full = evict`. One missing is reported here, one wrong when read; either
+/// gets a stand-in that ranks every object alike, for the fallback.
+fn measure(attrs: &Container, errors: &mut Errors) -> Box<Expr> {
+    match (attrs.on_full, &attrs.evict_by) {
+        (_, Some((_, Some(measure)))) => return Box::new(measure.clone()),
+        (Some((span, _)), None) => errors.at(
+            span,
+            "`on_full = evict` needs `evict_by = <measure>`, a `fn(&T) -> K` with `K: Ord` (floats as `pooling::TotalOrder`): the object it ranks lowest is evicted",
+        ),
+        _ => {}
+    }
+    Box::new(syn::parse_quote!(|_| 0u8))
 }
 
 #[cfg(test)]

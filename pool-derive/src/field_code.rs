@@ -1,0 +1,134 @@
+//! The code each field gets: its reset, whole or split between release and reuse, and its
+//! value in the blank object.
+
+use crate::ast::Field;
+use crate::attr::FieldReset;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{Expr, Ident, Member};
+
+impl Field<'_> {
+    /// `<Type as Reset>::method`, spanned on the field's type so that a missing `Reset` is
+    /// reported there, once however many times the field is reset.
+    fn reset_call(&self, krate: &TokenStream, method: &str) -> TokenStream {
+        let ty = self.ty;
+        let method = Ident::new(method, ty.span());
+        quote_spanned!(ty.span()=> <#ty as #krate::__private::Reset>::#method)
+    }
+
+    /// The value of `#[pool(reset = <value>)]`, in one form wherever it is used, so that a type
+    /// error in it is reported once, pointing at the value and the field's type.
+    fn value(&self, value: &Expr) -> TokenStream {
+        let ty = self.ty;
+        quote! {{
+            let __pooled_value: #ty = #value;
+            __pooled_value
+        }}
+    }
+
+    /// The argument a `reset_with` function is called with, in both places it is called (at
+    /// release and when the blank object is built): one token spanned on the field's type, so
+    /// that a function of the wrong type is reported there, once.
+    fn field_arg(&self) -> Ident {
+        Ident::new("__pooled_field", self.ty.span())
+    }
+
+    /// The whole reset, for `Reset::reset`. `place` is where the field is: `self.field` in a
+    /// struct, `*binding` in an enum's variant.
+    pub(crate) fn reset(&self, krate: &TokenStream, place: &TokenStream) -> TokenStream {
+        match &self.reset {
+            FieldReset::Reset => {
+                let reset = self.reset_call(krate, "reset");
+                quote!(#reset(&mut #place);)
+            }
+            FieldReset::Value(value) => {
+                let value = self.value(value);
+                quote!(#place = #value;)
+            }
+            FieldReset::With(function) => {
+                let field = self.field_arg();
+                quote! {{
+                    let #field = &mut #place;
+                    #function(#field);
+                }}
+            }
+            FieldReset::Keep => TokenStream::new(),
+        }
+    }
+
+    /// What runs at release: fields that own something (the type needs drop), and `reset_with`
+    /// functions, which are the user's code and run when the user expects a reset.
+    pub(crate) fn reset_at_release(&self, krate: &TokenStream, place: &TokenStream) -> TokenStream {
+        match &self.reset {
+            FieldReset::Reset => self.reset_half(krate, "reset_if_owned", place),
+            FieldReset::Value(value) => {
+                self.assign_if(&quote!(::core::mem::needs_drop), value, place)
+            }
+            FieldReset::With(_) => self.reset(krate, place),
+            FieldReset::Keep => TokenStream::new(),
+        }
+    }
+
+    /// What runs at reuse, before `init`: plain data (the type does not need drop).
+    pub(crate) fn reset_at_reuse(&self, krate: &TokenStream, place: &TokenStream) -> TokenStream {
+        match &self.reset {
+            FieldReset::Reset => self.reset_half(krate, "reset_if_plain", place),
+            FieldReset::Value(value) => {
+                self.assign_if(&quote!(!::core::mem::needs_drop), value, place)
+            }
+            FieldReset::With(_) | FieldReset::Keep => TokenStream::new(),
+        }
+    }
+
+    fn reset_half(&self, krate: &TokenStream, method: &str, place: &TokenStream) -> TokenStream {
+        let reset = self.reset_call(krate, method);
+        quote!(#reset(&mut #place);)
+    }
+
+    fn assign_if(&self, condition: &TokenStream, value: &Expr, place: &TokenStream) -> TokenStream {
+        let (ty, value) = (self.ty, self.value(value));
+        quote! {
+            if #condition::<#ty>() {
+                #place = #value;
+            }
+        }
+    }
+
+    /// `member: value` in the blank object's struct expression.
+    pub(crate) fn blank(&self, krate: &TokenStream) -> TokenStream {
+        let member = &self.member;
+        let ty = self.ty;
+        let value = match &self.reset {
+            FieldReset::Reset => {
+                let blank = self.reset_call(krate, "blank");
+                quote!(#blank())
+            }
+            FieldReset::Value(value) => self.value(value),
+            FieldReset::With(function) => {
+                let default =
+                    quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default());
+                let field = self.field_arg();
+                quote! {{
+                    let mut __pooled_blank = #default;
+                    let #field = &mut __pooled_blank;
+                    #function(#field);
+                    __pooled_blank
+                }}
+            }
+            FieldReset::Keep => {
+                quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default())
+            }
+        };
+        quote!(#member: #value)
+    }
+
+    /// The name a match on the blank variant binds the field to.
+    pub(crate) fn binding(&self) -> Ident {
+        match &self.member {
+            Member::Named(ident) => format_ident!("__pooled_{}", ident.unraw()),
+            Member::Unnamed(index) => format_ident!("__pooled_{}", index.index),
+        }
+    }
+}
