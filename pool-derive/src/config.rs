@@ -2,8 +2,7 @@
 //! contradictory value, so that `expand` has nothing left to check.
 
 use crate::ast::{Field, Variant};
-use proc_macro2::Span;
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Literal, Span, TokenStream};
 use quote::ToTokens;
 use syn::{Expr, Ident, Visibility};
 
