@@ -5,8 +5,11 @@ use super::atomic::{AtomicU32, AtomicU64, Ordering};
 use super::cell::{MutPtr, UnsafeCell};
 use super::counts::{SlotCounts, Tally};
 use super::free_list::FreeList;
+use super::guard::SyncGuard;
 use super::lifecycle::{Lifecycle, Phase};
 use super::shard::{self, SHARDS};
+#[cfg(feature = "async")]
+use super::wait::Waiters;
 use crate::pooled::blank;
 use crate::slot::NIL;
 use crate::{Handle, Pooled};
@@ -52,6 +55,9 @@ pub(crate) struct Slots<T> {
     fresh: AtomicU32,
     /// Creations refused because the pool was full: rare, so shared.
     failed: AtomicU64,
+    /// The tasks waiting for a free slot, woken as slots are freed.
+    #[cfg(feature = "async")]
+    pub(crate) waiters: Waiters,
     /// The version at which a slot retires instead of going back on the free list: it has had
     /// 2³¹ − 1 lives, and its next version would come round to those of its first.
     retired_at: u32,
@@ -78,6 +84,8 @@ impl<T: Pooled> Slots<T> {
             shards: (0..SHARDS).map(|_| FreeList::new()).collect(),
             fresh: AtomicU32::new(0),
             failed: AtomicU64::new(0),
+            #[cfg(feature = "async")]
+            waiters: Waiters::new(),
             retired_at: offset.wrapping_sub(2),
         }
     }
@@ -274,6 +282,8 @@ impl<T: Pooled> Slots<T> {
         let slot = &self.all[index as usize];
         let home = slot.home.load(Ordering::Relaxed) as usize;
         self.shards[home].push(index, &slot.next);
+        #[cfg(feature = "async")]
+        self.waiters.freed();
     }
 
     /// Frees a released or lent slot the caller owns, its object reset.
@@ -296,6 +306,18 @@ impl<T: Pooled> Slots<T> {
         }
         ScopeGuard::into_inner(retire);
         self.give_back(index);
+    }
+
+    /// A guard on the object of slot `index` and its handle, if it is live: counted in the way
+    /// `get` counts one, so that it is never reset while the guard is out.
+    pub(crate) fn guard_live(&self, index: u32) -> Option<(Handle<T>, SyncGuard<'_, T>)> {
+        let slot = &self.all[index as usize];
+        let version = slot.life.live_version()?;
+        if !slot.life.add_guard(version) {
+            return None;
+        }
+        let handle = Handle::new(index, NonZeroU32::MIN | version);
+        Some((handle, SyncGuard::new(self, index, slot.value())))
     }
 
     /// Counts a guard of slot `index` out; true when the caller must now reclaim the slot.
