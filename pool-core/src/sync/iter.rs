@@ -1,4 +1,5 @@
 use super::guard::SyncGuard;
+use super::pool::SyncPool;
 use super::slots::Slots;
 use crate::{Handle, Pooled};
 
@@ -31,5 +32,14 @@ impl<'a, T: Pooled> Iterator for SyncIter<'a, T> {
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         (0, Some(self.slots.capacity() - self.next as usize))
+    }
+}
+
+impl<'a, T: Pooled, S> IntoIterator for &'a SyncPool<T, S> {
+    type Item = (Handle<T>, SyncGuard<'a, T>);
+    type IntoIter = SyncIter<'a, T>;
+
+    fn into_iter(self) -> SyncIter<'a, T> {
+        self.iter()
     }
 }

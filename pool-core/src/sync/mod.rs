@@ -10,15 +10,15 @@ mod lease;
 mod lifecycle;
 mod owned;
 mod pool;
+#[cfg(all(test, not(loom)))]
+mod server_tests;
 mod shard;
 mod slots;
 mod strategy;
-#[cfg(feature = "async")]
-mod wait;
-#[cfg(all(test, not(loom)))]
-mod server_tests;
 #[cfg(all(test, not(loom)))]
 mod tests;
+#[cfg(feature = "async")]
+mod wait;
 
 pub use guard::SyncGuard;
 pub use iter::SyncIter;

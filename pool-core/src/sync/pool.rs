@@ -1,8 +1,8 @@
 use super::guard::SyncGuard;
 use super::iter::SyncIter;
 use super::lease::{Lent, SyncLease};
-use super::owned::OwnedSyncLease;
 use super::lifecycle::Released;
+use super::owned::OwnedSyncLease;
 use super::slots::Slots;
 use crate::slot::INDEX_END;
 use crate::{Handle, PoolFull, Pooled, StaleHandle, Stats, offset};

@@ -87,7 +87,11 @@ fn an_owned_lease_turns_live_and_lets_its_pool_go() {
     let mut lease = pool.acquire_owned(|_| {}).unwrap();
     lease.value = 3;
     let handle = lease.into_handle();
-    assert_eq!(Arc::strong_count(&pool), 1, "into_handle drops the lease's Arc");
+    assert_eq!(
+        Arc::strong_count(&pool),
+        1,
+        "into_handle drops the lease's Arc"
+    );
     assert_eq!(pool.get(handle).unwrap().value, 3);
     assert_eq!((pool.stats().live, pool.stats().leased), (1, 0));
 }
@@ -95,8 +99,9 @@ fn an_owned_lease_turns_live_and_lets_its_pool_go() {
 #[test]
 fn owned_acquisitions_refuse_or_panic_when_full() {
     let pool = Arc::new(SyncPool::<Buffer>::new());
-    let _held: Vec<OwnedSyncLease<Buffer>> =
-        (0..2).map(|_| pool.acquire_owned(|_| {}).unwrap()).collect();
+    let _held: Vec<OwnedSyncLease<Buffer>> = (0..2)
+        .map(|_| pool.acquire_owned(|_| {}).unwrap())
+        .collect();
     assert!(pool.acquire_owned(|_| unreachable!()).is_err());
     assert!(pool.try_acquire_owned(|_| unreachable!()).is_err());
     assert_eq!(pool.stats().failed, 2);
@@ -111,7 +116,9 @@ fn owned_acquisitions_refuse_or_panic_when_full() {
 #[test]
 fn iter_yields_the_live_objects_only() {
     let pool = SyncPool::<Buffer>::with_capacity(6);
-    let handles: Vec<_> = (1..=4).map(|v| pool.create(|b| b.value = v).unwrap()).collect();
+    let handles: Vec<_> = (1..=4)
+        .map(|v| pool.create(|b| b.value = v).unwrap())
+        .collect();
     pool.release(handles[1]).unwrap();
     let _lent = pool.acquire(|b| b.value = 99).unwrap();
     let seen: Vec<_> = pool.iter().map(|(h, b)| (h, b.value)).collect();
@@ -122,9 +129,16 @@ fn iter_yields_the_live_objects_only() {
     );
     let (handle, guard) = pool.iter().next().unwrap();
     pool.release(handle).unwrap();
-    assert_eq!(guard.value, 1, "a guard from iter holds off the reset, as get's");
+    assert_eq!(
+        guard.value, 1,
+        "a guard from iter holds off the reset, as get's"
+    );
     drop(guard);
-    assert_eq!(pool.stats().free, 3, "six, less the lent one and the two live");
+    assert_eq!(
+        pool.stats().free,
+        3,
+        "six, less the lent one and the two live"
+    );
 }
 
 #[test]
@@ -150,7 +164,7 @@ fn iter_never_sees_a_reset_or_half_built_object_while_threads_churn() {
         }
         for _ in 0..ROUNDS / 4 {
             let mut saw_kept = false;
-            for (handle, buffer) in pool.iter() {
+            for (handle, buffer) in &pool {
                 assert!(
                     matches!(buffer.value, 1 | 2 | u64::MAX),
                     "never reset, half built or lent: {}",
@@ -245,26 +259,26 @@ mod waiting {
     fn a_waiter_cancelled_as_it_is_woken_passes_the_wake_up_on() {
         let pool = SyncPool::<Buffer>::with_capacity(1);
         let lease = pool.acquire(|_| {}).unwrap();
-        let (first_wakes, first_waker) = counter();
-        let (second_wakes, second_waker) = counter();
+        let (woken_a, waker_a) = counter();
+        let (woken_b, waker_b) = counter();
         let mut first = Box::pin(pool.acquire_async(|_| {}));
         let mut second = pin!(pool.acquire_async(|b| b.value = 2));
         assert!(
             first
                 .as_mut()
-                .poll(&mut Context::from_waker(&first_waker))
+                .poll(&mut Context::from_waker(&waker_a))
                 .is_pending()
         );
-        let mut cx = Context::from_waker(&second_waker);
+        let mut cx = Context::from_waker(&waker_b);
         assert!(second.as_mut().poll(&mut cx).is_pending());
         drop(lease);
         assert_eq!(
-            (wakes(&first_wakes), wakes(&second_wakes)),
+            (wakes(&woken_a), wakes(&woken_b)),
             (1, 0),
             "first in, first woken"
         );
         drop(first);
-        assert_eq!(wakes(&second_wakes), 1, "the cancelled waiter passed it on");
+        assert_eq!(wakes(&woken_b), 1, "the cancelled waiter passed it on");
         let Poll::Ready(got) = second.as_mut().poll(&mut cx) else {
             panic!("the slot is free")
         };
@@ -276,20 +290,20 @@ mod waiting {
     fn two_slots_freed_before_the_woken_waiter_runs_serve_two_waiters() {
         let pool = SyncPool::<Buffer>::new();
         let leases = [pool.acquire(|_| {}).unwrap(), pool.acquire(|_| {}).unwrap()];
-        let (first_wakes, first_waker) = counter();
-        let (second_wakes, second_waker) = counter();
-        let mut first_cx = Context::from_waker(&first_waker);
-        let mut second_cx = Context::from_waker(&second_waker);
+        let (woken_a, waker_a) = counter();
+        let (woken_b, waker_b) = counter();
+        let mut first_cx = Context::from_waker(&waker_a);
+        let mut second_cx = Context::from_waker(&waker_b);
         let mut first = pin!(pool.acquire_async(|_| {}));
         let mut second = pin!(pool.acquire_async(|_| {}));
         assert!(first.as_mut().poll(&mut first_cx).is_pending());
         assert!(second.as_mut().poll(&mut second_cx).is_pending());
         drop(leases);
-        assert_eq!(wakes(&first_wakes), 1);
+        assert_eq!(wakes(&woken_a), 1);
         let Poll::Ready(_one) = first.as_mut().poll(&mut first_cx) else {
             panic!("two slots are free")
         };
-        assert_eq!(wakes(&second_wakes), 1, "the first passed a wake-up on");
+        assert_eq!(wakes(&woken_b), 1, "the first passed a wake-up on");
         assert!(second.as_mut().poll(&mut second_cx).is_ready());
     }
 

@@ -139,10 +139,11 @@ impl<T: Pooled, S> SyncPool<T, S> {
         &self,
         init: impl FnOnce(&mut T),
     ) -> impl Future<Output = SyncLease<'_, T>> {
+        // `take` calls its `init` only when it finds a slot: once.
         let mut init = Some(init);
         self.slots()
             .waiters
-            .until(move || self.lend(|object| init.take().expect("called once")(object)))
+            .until(move || self.lend(|object| init.take().map_or((), |init| init(object))))
     }
 
     /// [`acquire_async`](SyncPool::acquire_async) through an [`Arc`]: the future and the
@@ -177,7 +178,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
             let lent = pool
                 .slots()
                 .waiters
-                .until(|| pool.lent(|object| init.take().expect("called once")(object)))
+                .until(|| pool.lent(|object| init.take().map_or((), |init| init(object))))
                 .await;
             OwnedSyncLease::new(pool, lent)
         }
