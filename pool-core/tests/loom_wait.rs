@@ -11,8 +11,8 @@ use core::pin::pin;
 use core::task::{Context, Poll, Waker};
 use loom::thread;
 // The pool is behind a `std` `Arc`, which `acquire_owned` needs; its count is no subject here.
-use std::sync::Arc;
 use pool_core::{Fail, PoolToken, Pooled, SyncPool};
+use std::sync::Arc;
 
 /// `value` is set by `init`; the reset clears it, so a waiter can tell it got a reset object.
 struct Buffer {
