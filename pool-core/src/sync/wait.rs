@@ -1,18 +1,25 @@
 //! Waiting for a free slot without spinning or blocking a thread: the queue of waiting tasks
 //! (an [`event_listener::Event`]) and the count that keeps giving back cheap when none waits.
 //!
-//! The protocol, whose two races tests/loom.rs models:
-//! - a waiter counts itself in `waiting`, registers a listener, fences, then tries again to
-//!   take a slot, and only then sleeps;
-//! - a thread that frees a slot pushes it on a free list, fences, and notifies only if it then
-//!   reads `waiting` above zero.
+//! The protocol, whose two races tests/loom_wait.rs models:
+//! - a waiter counts itself in `waiting` (a `SeqCst` add), registers a listener, fences
+//!   (`SeqCst`), then tries again to take a slot, and only then sleeps;
+//! - a thread that frees a slot pushes it on a free list (a `SeqCst` compare-and-swap), then
+//!   notifies only if a `SeqCst` load reads `waiting` above zero.
 //!
-//! The two `SeqCst` fences make it a Dekker handshake: of "waiter counted in, then tries" and
-//! "slot pushed, then reads the count", at least one sees the other's write. So either the
-//! waiter's try finds the slot, or the freeing thread sees the waiter and notifies it (the
-//! listener is registered before the waiter's fence, and `Event::notify` locks the list, so a
-//! notify that reads the count after the waiter's increment finds the listener or the slot was
-//! already visible to the waiter's try).
+//! That is a Dekker handshake: the `SeqCst` operations and the fence fall in one total order, so
+//! of "waiter counted in, then tries" and "slot pushed, then reads the count", at least one sees
+//! the other's write. Either the waiter's try finds the slot, or the freeing thread sees the
+//! waiter and notifies it (`Event::notify` locks the list: a listener registered before that
+//! lock is notified; one registered after it belongs to a waiter whose try comes after the
+//! lock, and so after the push). The freeing side needs no fence: on x86 and ARMv8 a `SeqCst`
+//! compare-and-swap and load cost what the `Release` swap and a plain load did, so giving back
+//! without waiters costs one more load, of a line only waiters write. (The argument, in the
+//! C++20 model: were the waiter's try to miss the push and the count's load to miss the add,
+//! the coherence rules would put the waiter's fence before the push and the load before the
+//! add in the total order, with the add before the fence and the push before the load: a
+//! cycle.) loom treats `SeqCst` accesses as `AcqRel`, so under loom the freeing side fences,
+//! which the model checker does order, in their stead.
 //!
 //! Notifications are `notify(1)`: "make sure one listener is notified", not one more. A
 //! listener dropped while notified (a future cancelled as it is woken) passes its notification
@@ -43,7 +50,8 @@ struct Counted<'a>(&'a AtomicUsize);
 
 impl Drop for Counted<'_> {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        // SeqCst, as every change of the count: a freeing thread reads the latest.
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -56,12 +64,14 @@ impl Waiters {
         }
     }
 
-    /// After a slot went back on a free list: wakes a waiter if any. Without waiters, a fence
-    /// and a load of a line that only waiters write.
+    /// After a slot went back on a free list, by a `SeqCst` swap: wakes a waiter if any.
     #[inline]
     pub(crate) fn freed(&self) {
+        // loom models `SeqCst` accesses as `AcqRel`, too weak for the handshake: under loom a
+        // fence stands in for what the C++20 order guarantees the swap and the load.
+        #[cfg(loom)]
         fence(Ordering::SeqCst);
-        if self.waiting.load(Ordering::Relaxed) != 0 {
+        if self.waiting.load(Ordering::SeqCst) != 0 {
             self.notify();
         }
     }
@@ -83,7 +93,7 @@ impl Waiters {
         if let Some(taken) = take() {
             return taken;
         }
-        self.waiting.fetch_add(1, Ordering::Relaxed);
+        self.waiting.fetch_add(1, Ordering::SeqCst);
         let _counted = Counted(&self.waiting);
         let mut woken = false;
         loop {
@@ -93,7 +103,7 @@ impl Waiters {
             if let Some(taken) = take() {
                 // A notified listener dropped here passes its notification on.
                 drop(listener);
-                if woken && self.waiting.load(Ordering::Relaxed) > 1 {
+                if woken && self.waiting.load(Ordering::SeqCst) > 1 {
                     self.notify();
                 }
                 self.waited.fetch_add(1, Ordering::Relaxed);
