@@ -75,7 +75,7 @@ impl FreeList {
         loop {
             next.store(index(head), Ordering::Relaxed);
             // Release: the next popper sees `next` and the slot's reset object. SeqCst, which
-            // costs the same on x86 and ARMv8, for the waiters' handshake (see `sync/wait.rs`).
+            // costs the same on x86 and 64-bit Arm, for the waiters' handshake (see `sync/wait.rs`).
             match self.head.compare_exchange_weak(
                 head,
                 pack(tag(head).wrapping_add(1), slot),

@@ -1,7 +1,7 @@
 //! Waiting for a free slot without spinning or blocking a thread: the queue of waiting tasks
 //! (an [`event_listener::Event`]) and the count that keeps giving back cheap when none waits.
 //!
-//! The protocol, whose two races tests/loom_wait.rs models:
+//! The protocol, whose two races `tests/loom_wait.rs` models:
 //! - a waiter counts itself in `waiting` (a `SeqCst` add), registers a listener, fences
 //!   (`SeqCst`), then tries again to take a slot, and only then sleeps;
 //! - a thread that frees a slot pushes it on a free list (a `SeqCst` compare-and-swap), then
@@ -12,9 +12,9 @@
 //! the other's write. Either the waiter's try finds the slot, or the freeing thread sees the
 //! waiter and notifies it (`Event::notify` locks the list: a listener registered before that
 //! lock is notified; one registered after it belongs to a waiter whose try comes after the
-//! lock, and so after the push). The freeing side needs no fence: on x86 and ARMv8 a `SeqCst`
-//! compare-and-swap and load cost what the `Release` swap and a plain load did, so giving back
-//! without waiters costs one more load, of a line only waiters write. (The argument, in the
+//! lock, and so after the push). The freeing side needs no fence: on x86 and 64-bit Arm a
+//! `SeqCst` compare-and-swap and load cost what the `Release` swap and a plain load did, so
+//! giving back without waiters costs one more load, of a line only waiters write. (The argument, in the
 //! C++20 model: were the waiter's try to miss the push and the count's load to miss the add,
 //! the coherence rules would put the waiter's fence before the push and the load before the
 //! add in the total order, with the add before the fence and the push before the load: a
