@@ -279,7 +279,12 @@ impl<T: Pooled> Slots<T> {
     /// Puts a free slot the caller owns, its object reset, back on the free list.
     #[inline]
     pub(crate) fn untake(&self, index: u32) {
-        let slot = &self.all[index as usize];
+        self.push_free(index, &self.all[index as usize]);
+    }
+
+    /// `untake` of a slot already looked up: one bounds check per give-back, not one per step.
+    #[inline]
+    fn push_free(&self, index: u32, slot: &Slot<T>) {
         let home = slot.home.load(Ordering::Relaxed) as usize;
         self.shards[home].push(index, &slot.next);
         #[cfg(feature = "async")]
@@ -289,8 +294,13 @@ impl<T: Pooled> Slots<T> {
     /// Frees a released or lent slot the caller owns, its object reset.
     #[inline]
     pub(crate) fn give_back(&self, index: u32) {
-        self.all[index as usize].life.set_free();
-        self.untake(index);
+        self.free(index, &self.all[index as usize]);
+    }
+
+    #[inline]
+    fn free(&self, index: u32, slot: &Slot<T>) {
+        slot.life.set_free();
+        self.push_free(index, slot);
     }
 
     /// Resets the object of a released slot the caller reclaimed (no guard is out) and frees
@@ -300,12 +310,17 @@ impl<T: Pooled> Slots<T> {
         let slot = &self.all[index as usize];
         slot.counts.release();
         let retire = scopeguard::guard((), |()| slot.life.retire());
-        self.reset(index);
+        {
+            // The pointer (under loom, a write in progress) ends before the slot goes back.
+            let object = slot.value.get_mut();
+            // SAFETY: the caller owns the slot: no other reference to the object exists.
+            unsafe { object.deref() }.reset_at_release();
+        }
         if slot.life.version() == self.retired_at {
             return;
         }
         ScopeGuard::into_inner(retire);
-        self.give_back(index);
+        self.free(index, slot);
     }
 
     /// A guard on the object of slot `index` and its handle, if it is live: counted in the way
@@ -333,14 +348,6 @@ impl<T: Pooled> Slots<T> {
         self.all[index]
             .life
             .force_version(offset.wrapping_add(relative));
-    }
-
-    /// Resets the object of a slot the caller owns (see `Slot`).
-    #[inline]
-    pub(crate) fn reset(&self, index: u32) {
-        let object = self.all[index as usize].value.get_mut();
-        // SAFETY: the caller owns the slot: no other reference to the object exists.
-        unsafe { object.deref() }.reset_at_release();
     }
 }
 
