@@ -39,21 +39,17 @@ pub struct OwnedSyncLease<T: Pooled, S = <T as Pooled>::Strategy> {
 }
 
 // SAFETY: as `SyncLease`: the lease reaches only its own object, which no one else reaches
-// while it is out, and the pool, which is `Sync` when `T` is `Send` and `Sync`; the `Arc` may
-// drop the pool (and every object) on this thread, which needs `T: Send`.
-unsafe impl<T: Pooled + Send + Sync, S> Send for OwnedSyncLease<T, S> {}
+// while it is out (so `T: Send` suffices to use and reset it on another thread), and the pool's
+// atomics; it exposes no other object of the pool. Dropping the last `Arc` there drops the pool
+// and its objects on that thread, which `T: Send` allows.
+unsafe impl<T: Pooled + Send, S> Send for OwnedSyncLease<T, S> {}
 
-// SAFETY: a shared lease gives only `&T` and `&SyncPool`.
-unsafe impl<T: Pooled + Send + Sync, S> Sync for OwnedSyncLease<T, S> {}
+// SAFETY: a shared lease gives only `&T`.
+unsafe impl<T: Pooled + Sync, S> Sync for OwnedSyncLease<T, S> {}
 
 impl<T: Pooled, S> OwnedSyncLease<T, S> {
     pub(crate) fn new(pool: Arc<SyncPool<T, S>>, lent: Lent<T>) -> Self {
         Self { pool, lent }
-    }
-
-    /// The pool the object goes back to.
-    pub fn pool(&self) -> &Arc<SyncPool<T, S>> {
-        &self.pool
     }
 
     /// Hands the object over to handle management, as

@@ -50,7 +50,37 @@ impl Pooled for Panicky {
     fn reset_at_reuse(&mut self) {}
 }
 
+/// `Send` but not `Sync`.
+struct Counter(core::cell::Cell<u32>);
+
+impl Pooled for Counter {
+    const SIZE: usize = 1;
+    type Strategy = Fail;
+
+    fn blank(_: PoolToken<'_, Self>) -> Self {
+        Counter(core::cell::Cell::new(0))
+    }
+
+    fn reset_at_release(&mut self) {
+        self.0.set(0);
+    }
+
+    fn reset_at_reuse(&mut self) {}
+}
+
 fn assert_send_sync_static<L: Send + Sync + 'static>(_: &L) {}
+
+#[test]
+fn an_owned_lease_of_a_send_object_is_send() {
+    let pool = Arc::new(SyncPool::<Counter>::new());
+    let lease = pool.acquire_owned(|c| c.0.set(4)).unwrap();
+    let sent = thread::spawn(move || {
+        lease.0.set(lease.0.get() + 1);
+        lease.0.get()
+    });
+    assert_eq!(sent.join().unwrap(), 5);
+    assert_eq!(pool.stats().free, 1);
+}
 
 #[test]
 fn an_owned_lease_moves_into_a_thread_and_comes_back_reset() {
