@@ -28,9 +28,9 @@ use core::marker::PhantomData;
 ///   growth without moving objects or an unbounded table of chunks).
 /// - [`iter`](SyncPool::iter) visits the objects live as it passes their slots, each behind a
 ///   guard, while other threads create and release (see there).
-/// - With the `async` feature, [`acquire_async`](SyncPool::acquire_async) waits for a free
-///   slot instead of failing; [`acquire_owned`](SyncPool::try_acquire_owned) and its kin lend
-///   through an `Arc<SyncPool>`, for leases that move into spawned tasks.
+/// - With the `async` feature, `acquire_async` waits for a free slot instead of failing;
+///   [`try_acquire_owned`](SyncPool::try_acquire_owned) and its kin lend through an
+///   `Arc<SyncPool>`, for leases that move into spawned tasks.
 /// - [`stats`](SyncPool::stats) read while other threads work is approximate (see there).
 ///
 /// The pool is `Send` when `T` is, and `Sync` when `T` is `Send` and `Sync`. The free slots are

@@ -115,6 +115,7 @@ impl Waiters {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "async")))]
 impl<T: Pooled, S> SyncPool<T, S> {
     /// Lends a blank object, set up by `init`, as soon as a slot is free: now if one is, else
     /// once another thread or task gives one back (a lease dropping, or a `release`). It never
