@@ -405,7 +405,10 @@ fn iter_sees_only_whole_live_objects_while_another_thread_releases_and_creates()
             assert_eq!(handle == first, probe.value == 1);
         }
         let second = churner.join().unwrap();
-        let seen: Vec<_> = pool.iter().map(|(handle, probe)| (handle, probe.value)).collect();
+        let seen: Vec<_> = pool
+            .iter()
+            .map(|(handle, probe)| (handle, probe.value))
+            .collect();
         assert_eq!(seen, [(second, 2)]);
     });
 }
