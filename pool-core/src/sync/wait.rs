@@ -121,8 +121,9 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// once another thread or task gives one back (a lease dropping, or a `release`). It never
     /// fails, spins or blocks a thread; `init` runs once, when a slot is taken.
     ///
-    /// Waiters are served in the order they started waiting, though an acquisition that does
-    /// not wait (`acquire`, `create`) may take a freed slot first; an acquisition that waited
+    /// Waiters are woken in the order they started waiting, one per freed slot, though an
+    /// acquisition that does not wait (`acquire`, `create`) may take a freed slot first (the
+    /// woken waiter then waits again, behind the others); an acquisition that waited
     /// is counted in [`Stats::waited`](crate::Stats::waited), not in `failed`. Cancel-safe:
     /// dropping the future takes no slot, and a wake-up it had received goes on to the next
     /// waiter. Runtime-agnostic: any executor polls it.
