@@ -9,7 +9,7 @@ pub use pool_core::{
     ValuesMut,
 };
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]
-pub use pool_core::{SyncGuard, SyncLease, SyncPool};
+pub use pool_core::{OwnedSyncLease, SyncGuard, SyncIter, SyncLease, SyncPool};
 pub use pool_derive::{Pooled, Reset};
 
 /// Every compile error the derives and the pools' borrow rules cause, with what to do about it.

@@ -82,7 +82,7 @@ pub use crate::stats::Stats;
 pub use crate::storage::{Heap, Inline, Storage};
 pub use crate::strategy::{Evict, Fail, Grow, Panic};
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]
-pub use crate::sync::{SyncGuard, SyncLease, SyncPool};
+pub use crate::sync::{OwnedSyncLease, SyncGuard, SyncIter, SyncLease, SyncPool};
 #[cfg(loom)]
 #[doc(hidden)]
 pub use crate::sync::{ThreadIds, thread_shard};

@@ -807,6 +807,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
             evicted: counts.evicted(),
             chunks: self.storage.chunk_count(),
             retired,
+            waited: 0,
         }
     }
 

@@ -53,6 +53,9 @@ pub struct Stats {
     /// Slots taken out of use because their versions ran out (after 2³¹ objects each), so that
     /// no old handle can ever match a new object.
     pub retired: usize,
+    /// Acquisitions that waited for a free slot (`SyncPool::acquire_async` and its kin, with the
+    /// `async` feature), once each however often they were woken; not counted in `failed`.
+    pub waited: u64,
 }
 
 impl Stats {
@@ -70,6 +73,7 @@ impl Stats {
             evicted,
             chunks,
             retired,
+            waited,
         } = self;
         f.debug_struct(name)
             .field("capacity", capacity)
@@ -83,6 +87,7 @@ impl Stats {
             .field("evicted", evicted)
             .field("chunks", chunks)
             .field("retired", retired)
+            .field("waited", waited)
             .finish()
     }
 }

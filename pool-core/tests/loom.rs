@@ -376,3 +376,39 @@ fn three_threads_churn_a_pool_of_two() {
         assert_eq!(u64::from(total_resets(&pool)), made);
     });
 }
+
+#[test]
+fn iter_sees_only_whole_live_objects_while_another_thread_releases_and_creates() {
+    model(3, || {
+        let pool = Arc::new(SyncPool::<Probe>::new());
+        let first = pool
+            .create(|p| {
+                p.value = 1;
+                p.payload.push(1);
+            })
+            .unwrap();
+        let churner = {
+            let pool = Arc::clone(&pool);
+            thread::spawn(move || {
+                pool.release(first).unwrap();
+                pool.create(|p| {
+                    p.value = 2;
+                    p.payload.push(2);
+                })
+                .unwrap()
+            })
+        };
+        for (handle, probe) in pool.iter() {
+            // Never reset or half built: the cells would catch a write overlapping the read.
+            assert_eq!(probe.payload.as_slice(), &[probe.value][..]);
+            assert!(matches!(probe.value, 1 | 2));
+            assert_eq!(handle == first, probe.value == 1);
+        }
+        let second = churner.join().unwrap();
+        let seen: Vec<_> = pool
+            .iter()
+            .map(|(handle, probe)| (handle, probe.value))
+            .collect();
+        assert_eq!(seen, [(second, 2)]);
+    });
+}

@@ -39,6 +39,13 @@ use scopeguard::ScopeGuard;
 /// [`Stats::retired`](crate::Stats::retired).
 pub struct SyncLease<'a, T: Pooled> {
     slots: &'a Slots<T>,
+    lent: Lent<T>,
+}
+
+/// What a lease holds besides the way to its pool: the slot and a pointer to its object. Shared
+/// by [`SyncLease`] and [`OwnedSyncLease`](crate::OwnedSyncLease), which differ only in how
+/// they reach the pool's slots.
+pub(crate) struct Lent<T> {
     index: u32,
     /// Dropped by hand, before the slot goes back or turns live: under loom the pointer marks
     /// a write in progress, which must end before another thread may reach the object.
@@ -52,16 +59,59 @@ unsafe impl<T: Pooled + Send> Send for SyncLease<'_, T> {}
 // SAFETY: a shared lease gives only `&T`.
 unsafe impl<T: Pooled + Sync> Sync for SyncLease<'_, T> {}
 
-impl<'a, T: Pooled> SyncLease<'a, T> {
-    /// A lease of slot `index`, which the caller took off the free list and filled.
-    pub(crate) fn new(slots: &'a Slots<T>, index: u32, value: MutPtr<T>) -> Self {
+impl<T: Pooled> Lent<T> {
+    /// Slot `index`, which the caller took off the free list and filled, now lent.
+    pub(crate) fn new(slots: &Slots<T>, index: u32, value: MutPtr<T>) -> Self {
         let slot = slots.owned(index);
         slot.life.lend();
         slot.counts.create();
         Self {
-            slots,
             index,
             value: ManuallyDrop::new(value),
+        }
+    }
+
+    /// Makes the object live; the lease that held `self` must not drop.
+    pub(crate) fn publish(&mut self, slots: &Slots<T>) -> Handle<T> {
+        // SAFETY: the pointer is not used after this: the caller forgets the lease.
+        unsafe { ManuallyDrop::drop(&mut self.value) };
+        slots.publish(self.index)
+    }
+
+    #[inline]
+    pub(crate) fn get(&self) -> &T {
+        // SAFETY: the lease owns its slot (see `Slot`), and `&self` rules out its own `&mut T`.
+        unsafe { cell::shared(&self.value) }
+    }
+
+    #[inline]
+    pub(crate) fn get_mut(&mut self) -> &mut T {
+        // SAFETY: the lease owns its slot (see `Slot`), and `&mut self` makes this the only
+        // reference to the object.
+        unsafe { MutPtr::deref(&self.value) }
+    }
+
+    /// Resets the object and frees its slot: the lease that held `self` is dropping.
+    pub(crate) fn give_back(&mut self, slots: &Slots<T>) {
+        let slot = slots.owned(self.index);
+        slot.counts.release();
+        let retire = scopeguard::guard((), |()| slot.life.retire());
+        // SAFETY: the lease owns its slot (see `Slot`), and is being dropped: no other
+        // reference to the object exists.
+        unsafe { MutPtr::deref(&self.value) }.reset_at_release();
+        ScopeGuard::into_inner(retire);
+        // SAFETY: the pointer is not used after this.
+        unsafe { ManuallyDrop::drop(&mut self.value) };
+        slots.give_back(self.index);
+    }
+}
+
+impl<'a, T: Pooled> SyncLease<'a, T> {
+    /// A lease of slot `index`, which the caller took off the free list and filled.
+    pub(crate) fn new(slots: &'a Slots<T>, index: u32, value: MutPtr<T>) -> Self {
+        Self {
+            slots,
+            lent: Lent::new(slots, index, value),
         }
     }
 
@@ -84,9 +134,8 @@ impl<'a, T: Pooled> SyncLease<'a, T> {
     pub fn into_handle(self) -> Handle<T> {
         // Not dropped: the object stays, now live.
         let mut this = ManuallyDrop::new(self);
-        // SAFETY: the pointer is not used after this, and the lease is not dropped.
-        unsafe { ManuallyDrop::drop(&mut this.value) };
-        this.slots.publish(this.index)
+        let slots = this.slots;
+        this.lent.publish(slots)
     }
 }
 
@@ -95,32 +144,20 @@ impl<T: Pooled> Deref for SyncLease<'_, T> {
 
     #[inline]
     fn deref(&self) -> &T {
-        // SAFETY: the lease owns its slot (see `Slot`), and `&self` rules out its own `&mut T`.
-        unsafe { cell::shared(&self.value) }
+        self.lent.get()
     }
 }
 
 impl<T: Pooled> DerefMut for SyncLease<'_, T> {
     #[inline]
     fn deref_mut(&mut self) -> &mut T {
-        // SAFETY: the lease owns its slot (see `Slot`), and `&mut self` makes this the only
-        // reference to the object.
-        unsafe { MutPtr::deref(&self.value) }
+        self.lent.get_mut()
     }
 }
 
 impl<T: Pooled> Drop for SyncLease<'_, T> {
     fn drop(&mut self) {
-        let slot = self.slots.owned(self.index);
-        slot.counts.release();
-        let retire = scopeguard::guard((), |()| slot.life.retire());
-        // SAFETY: the lease owns its slot (see `Slot`), and is being dropped: no other
-        // reference to the object exists.
-        unsafe { MutPtr::deref(&self.value) }.reset_at_release();
-        ScopeGuard::into_inner(retire);
-        // SAFETY: the pointer is not used after this.
-        unsafe { ManuallyDrop::drop(&mut self.value) };
-        self.slots.give_back(self.index);
+        self.lent.give_back(self.slots);
     }
 }
 

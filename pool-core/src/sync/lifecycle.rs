@@ -78,6 +78,13 @@ impl Lifecycle {
         self::version(word) == version && state(word) == LIVE
     }
 
+    /// The version of the slot's object if it is live now (a snapshot).
+    #[inline]
+    pub(crate) fn live_version(&self) -> Option<u32> {
+        let word = self.0.load(Ordering::Relaxed);
+        (state(word) == LIVE).then_some(version(word))
+    }
+
     /// Counts a guard in, if the object is live at `version`.
     ///
     /// # Panics

@@ -1,9 +1,12 @@
 use super::guard::SyncGuard;
-use super::lease::SyncLease;
+use super::iter::SyncIter;
+use super::lease::{Lent, SyncLease};
 use super::lifecycle::Released;
+use super::owned::OwnedSyncLease;
 use super::slots::Slots;
 use crate::slot::INDEX_END;
 use crate::{Handle, PoolFull, Pooled, StaleHandle, Stats, offset};
+use alloc::sync::Arc;
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -23,7 +26,11 @@ use core::marker::PhantomData;
 /// - A full pool fails (`on_full = fail`, the default) or panics (`on_full = panic`); it cannot
 ///   evict (that would reset an object another thread may be reading) nor grow (no lock-free
 ///   growth without moving objects or an unbounded table of chunks).
-/// - There is no iteration: the set of live objects changes under any iterator.
+/// - [`iter`](SyncPool::iter) visits the objects live as it passes their slots, each behind a
+///   guard, while other threads create and release (see there).
+/// - With the `async` feature, `acquire_async` waits for a free slot instead of failing;
+///   [`try_acquire_owned`](SyncPool::try_acquire_owned) and its kin lend through an
+///   `Arc<SyncPool>`, for leases that move into spawned tasks.
 /// - [`stats`](SyncPool::stats) read while other threads work is approximate (see there).
 ///
 /// The pool is `Send` when `T` is, and `Sync` when `T` is `Send` and `Sync`. The free slots are
@@ -215,6 +222,73 @@ impl<T: Pooled, S> SyncPool<T, S> {
         self.lend(init).ok_or_else(|| self.refuse())
     }
 
+    /// [`try_acquire`](SyncPool::try_acquire) through an [`Arc`]: the [`OwnedSyncLease`] keeps
+    /// the pool alive instead of borrowing it, so it is `'static` and moves into spawned tasks
+    /// and threads. It never blocks, panics or allocates.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # use std::sync::Arc;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1, sync)]
+    /// # struct Buffer { bytes: Vec<u8> }
+    /// let buffers = Arc::new(BufferPool::new());
+    /// let lease = buffers.try_acquire_owned(|b| b.bytes.push(1))?;
+    /// assert!(buffers.try_acquire_owned(|_| {}).is_err());
+    /// std::thread::spawn(move || drop(lease)).join().unwrap();
+    /// assert!(buffers.try_acquire_owned(|b| assert!(b.bytes.is_empty())).is_ok());
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when no slot is free; `init` is not called.
+    #[inline]
+    pub fn try_acquire_owned(
+        self: &Arc<Self>,
+        init: impl FnOnce(&mut T),
+    ) -> Result<OwnedSyncLease<T, S>, PoolFull> {
+        match self.lent(init) {
+            Some(lent) => Ok(OwnedSyncLease::new(Arc::clone(self), lent)),
+            None => Err(self.refuse()),
+        }
+    }
+
+    /// The live objects, each with its handle and behind a [`SyncGuard`], in slot order; only
+    /// objects made by `create` (or a lease's `into_handle`), never lent ones.
+    ///
+    /// It may run while other threads create and release. It visits each slot once, and yields
+    /// its object if it is live at that moment: it takes a guard the way
+    /// [`get`](SyncPool::get) does, so it never yields an object being built, reset or lent,
+    /// and an object released after it was yielded stays readable until its guard drops (as
+    /// with `get`). An object created in a slot the iterator has passed, or released before it
+    /// gets there, is not yielded: the result is no snapshot of one moment, but every object
+    /// live throughout the iteration is yielded exactly once.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 8, sync)]
+    /// # struct Session { idle: u32 }
+    /// let sessions = SessionPool::new();
+    /// for idle in [1, 30, 2, 45] {
+    ///     sessions.create(|s| s.idle = idle)?;
+    /// }
+    /// let _lent = sessions.acquire(|s| s.idle = 99)?; // not live: not visited
+    /// let stale: Vec<_> = sessions
+    ///     .iter()
+    ///     .filter(|(_, session)| session.idle > 10)
+    ///     .map(|(handle, _)| handle)
+    ///     .collect();
+    /// for handle in stale {
+    ///     sessions.release(handle).unwrap();
+    /// }
+    /// assert_eq!(sessions.iter().map(|(_, s)| s.idle).collect::<Vec<_>>(), [1, 2]);
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    pub fn iter(&self) -> SyncIter<'_, T> {
+        SyncIter::new(&self.slots)
+    }
+
     /// A guard reading the object `handle` names, or `None` once the object has been released
     /// (even if guards from before the release are still out), or if the handle is from another
     /// pool. Lock-free: a compare-and-swap on the slot's state word.
@@ -376,6 +450,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
             evicted: 0,
             chunks: 1,
             retired: tally.retired,
+            waited: self.waited(),
         }
     }
 
@@ -401,6 +476,28 @@ impl<T: Pooled, S> SyncPool<T, S> {
     pub(crate) fn lend(&self, init: impl FnOnce(&mut T)) -> Option<SyncLease<'_, T>> {
         let (index, object) = self.slots.take_free(|_, object| init(object))?;
         Some(SyncLease::new(&self.slots, index, object))
+    }
+
+    /// Lends the object of a free slot, set up by `init`, to a lease of any kind.
+    #[inline]
+    pub(crate) fn lent(&self, init: impl FnOnce(&mut T)) -> Option<Lent<T>> {
+        let (index, object) = self.slots.take_free(|_, object| init(object))?;
+        Some(Lent::new(&self.slots, index, object))
+    }
+
+    pub(crate) fn slots(&self) -> &Slots<T> {
+        &self.slots
+    }
+
+    #[cfg(feature = "async")]
+    fn waited(&self) -> u64 {
+        self.slots.waiters.waited()
+    }
+
+    #[cfg(not(feature = "async"))]
+    #[expect(clippy::unused_self, reason = "the same call with or without `async`")]
+    fn waited(&self) -> u64 {
+        0
     }
 
     #[cfg(all(test, not(loom)))]

@@ -5,8 +5,11 @@ use super::atomic::{AtomicU32, AtomicU64, Ordering};
 use super::cell::{MutPtr, UnsafeCell};
 use super::counts::{SlotCounts, Tally};
 use super::free_list::FreeList;
+use super::guard::SyncGuard;
 use super::lifecycle::{Lifecycle, Phase};
 use super::shard::{self, SHARDS};
+#[cfg(feature = "async")]
+use super::wait::Waiters;
 use crate::pooled::blank;
 use crate::slot::NIL;
 use crate::{Handle, Pooled};
@@ -52,6 +55,9 @@ pub(crate) struct Slots<T> {
     fresh: AtomicU32,
     /// Creations refused because the pool was full: rare, so shared.
     failed: AtomicU64,
+    /// The tasks waiting for a free slot, woken as slots are freed.
+    #[cfg(feature = "async")]
+    pub(crate) waiters: Waiters,
     /// The version at which a slot retires instead of going back on the free list: it has had
     /// 2³¹ − 1 lives, and its next version would come round to those of its first.
     retired_at: u32,
@@ -78,6 +84,8 @@ impl<T: Pooled> Slots<T> {
             shards: (0..SHARDS).map(|_| FreeList::new()).collect(),
             fresh: AtomicU32::new(0),
             failed: AtomicU64::new(0),
+            #[cfg(feature = "async")]
+            waiters: Waiters::new(),
             retired_at: offset.wrapping_sub(2),
         }
     }
@@ -271,16 +279,28 @@ impl<T: Pooled> Slots<T> {
     /// Puts a free slot the caller owns, its object reset, back on the free list.
     #[inline]
     pub(crate) fn untake(&self, index: u32) {
-        let slot = &self.all[index as usize];
+        self.push_free(index, &self.all[index as usize]);
+    }
+
+    /// `untake` of a slot already looked up: one bounds check per give-back, not one per step.
+    #[inline]
+    fn push_free(&self, index: u32, slot: &Slot<T>) {
         let home = slot.home.load(Ordering::Relaxed) as usize;
         self.shards[home].push(index, &slot.next);
+        #[cfg(feature = "async")]
+        self.waiters.freed();
     }
 
     /// Frees a released or lent slot the caller owns, its object reset.
     #[inline]
     pub(crate) fn give_back(&self, index: u32) {
-        self.all[index as usize].life.set_free();
-        self.untake(index);
+        self.free(index, &self.all[index as usize]);
+    }
+
+    #[inline]
+    fn free(&self, index: u32, slot: &Slot<T>) {
+        slot.life.set_free();
+        self.push_free(index, slot);
     }
 
     /// Resets the object of a released slot the caller reclaimed (no guard is out) and frees
@@ -290,12 +310,29 @@ impl<T: Pooled> Slots<T> {
         let slot = &self.all[index as usize];
         slot.counts.release();
         let retire = scopeguard::guard((), |()| slot.life.retire());
-        self.reset(index);
+        {
+            // The pointer (under loom, a write in progress) ends before the slot goes back.
+            let object = slot.value.get_mut();
+            // SAFETY: the caller owns the slot: no other reference to the object exists.
+            unsafe { object.deref() }.reset_at_release();
+        }
         if slot.life.version() == self.retired_at {
             return;
         }
         ScopeGuard::into_inner(retire);
-        self.give_back(index);
+        self.free(index, slot);
+    }
+
+    /// A guard on the object of slot `index` and its handle, if it is live: counted in the way
+    /// `get` counts one, so that it is never reset while the guard is out.
+    pub(crate) fn guard_live(&self, index: u32) -> Option<(Handle<T>, SyncGuard<'_, T>)> {
+        let slot = &self.all[index as usize];
+        let version = slot.life.live_version()?;
+        if !slot.life.add_guard(version) {
+            return None;
+        }
+        let handle = Handle::new(index, NonZeroU32::MIN | version);
+        Some((handle, SyncGuard::new(self, index, slot.value())))
     }
 
     /// Counts a guard of slot `index` out; true when the caller must now reclaim the slot.
@@ -311,14 +348,6 @@ impl<T: Pooled> Slots<T> {
         self.all[index]
             .life
             .force_version(offset.wrapping_add(relative));
-    }
-
-    /// Resets the object of a slot the caller owns (see `Slot`).
-    #[inline]
-    pub(crate) fn reset(&self, index: u32) {
-        let object = self.all[index as usize].value.get_mut();
-        // SAFETY: the caller owns the slot: no other reference to the object exists.
-        unsafe { object.deref() }.reset_at_release();
     }
 }
 

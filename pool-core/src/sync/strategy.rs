@@ -1,8 +1,10 @@
 //! The methods of a sync pool that differ by what a full pool does.
 
 use super::lease::SyncLease;
+use super::owned::OwnedSyncLease;
 use super::pool::SyncPool;
 use crate::{Fail, Handle, Panic, PoolFull, Pooled};
+use alloc::sync::Arc;
 
 impl<T: Pooled> SyncPool<T, Fail> {
     /// Takes a free slot, hands its blank object to `init`, and publishes the object to every
@@ -60,6 +62,31 @@ impl<T: Pooled> SyncPool<T, Fail> {
     pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Result<SyncLease<'_, T>, PoolFull> {
         self.try_acquire(init)
     }
+    /// Lends a blank object, set up by `init`, through an [`Arc`]: the [`OwnedSyncLease`] is
+    /// `'static`, for spawned tasks and threads. The same as
+    /// [`try_acquire_owned`](SyncPool::try_acquire_owned).
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # use std::sync::Arc;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1, sync)]
+    /// # struct Buffer { bytes: Vec<u8> }
+    /// let buffers = Arc::new(BufferPool::new());
+    /// let buffer = buffers.acquire_owned(|b| b.bytes.push(1))?;
+    /// assert!(buffers.acquire_owned(|_| {}).is_err()); // the one slot is lent
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when no slot is free; `init` is not called.
+    #[inline]
+    pub fn acquire_owned(
+        self: &Arc<Self>,
+        init: impl FnOnce(&mut T),
+    ) -> Result<OwnedSyncLease<T, Fail>, PoolFull> {
+        self.try_acquire_owned(init)
+    }
 }
 
 impl<T: Pooled> SyncPool<T, Panic> {
@@ -107,6 +134,20 @@ impl<T: Pooled> SyncPool<T, Panic> {
     pub fn acquire(&self, init: impl FnOnce(&mut T)) -> SyncLease<'_, T> {
         match self.lend(init) {
             Some(lease) => lease,
+            None => self.panic_full(),
+        }
+    }
+
+    /// Lends a blank object, set up by `init`, through an [`Arc`]: the [`OwnedSyncLease`] is
+    /// `'static`, for spawned tasks and threads.
+    ///
+    /// # Panics
+    /// When no slot is free.
+    #[inline]
+    #[track_caller]
+    pub fn acquire_owned(self: &Arc<Self>, init: impl FnOnce(&mut T)) -> OwnedSyncLease<T, Panic> {
+        match self.lent(init) {
+            Some(lent) => OwnedSyncLease::new(Arc::clone(self), lent),
             None => self.panic_full(),
         }
     }
