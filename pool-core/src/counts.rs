@@ -103,6 +103,14 @@ impl Counts {
         live: usize,
         retired: usize,
     ) -> Result<Self, &'static str> {
+        // A pool counts one at a time: 2⁶³ of anything is past what it reaches, and a count
+        // below that cannot overflow on the operations that follow.
+        if [created, released, failed, evicted]
+            .iter()
+            .any(|&n| n >= COUNT_END)
+        {
+            return Err("a count past what a pool reaches");
+        }
         let given_back = released
             .checked_add(evicted)
             .ok_or("more objects released than a count holds")?;
@@ -111,6 +119,9 @@ impl Counts {
         }
         if high_water < live {
             return Err("a high water mark below the number of live objects");
+        }
+        if high_water as u64 > created {
+            return Err("a high water mark above the number of objects created");
         }
         Ok(Self {
             created: Cell::new(created),
@@ -121,6 +132,36 @@ impl Counts {
             evicted: Cell::new(evicted),
             retired: Cell::new(retired),
         })
+    }
+
+    /// Whether the counts agree with `live`, `lent` and `retired` slots found by walking the
+    /// pool; what disagrees if not.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn check(
+        &self,
+        live: usize,
+        lent: usize,
+        retired: usize,
+    ) -> Result<(), &'static str> {
+        let (created, given_back) = (self.created.get(), self.released.get());
+        if given_back < self.evicted.get() {
+            return Err("more objects evicted than given back");
+        }
+        if created.checked_sub(given_back) != Some((live + lent) as u64) {
+            return Err("objects created less objects given back is not the number in use");
+        }
+        if self.leased.get() != lent {
+            return Err(
+                "a lease count that is not the number of slots neither live, free nor retired",
+            );
+        }
+        if self.retired.get() != retired {
+            return Err("a retired count that is not the number of retired slots");
+        }
+        if self.high_water.get() < live + lent || self.high_water.get() as u64 > created {
+            return Err("a high water mark below the objects in use, or above those created");
+        }
+        Ok(())
     }
 
     /// An object was created live.
@@ -171,6 +212,11 @@ impl Counts {
         self.retired.set(self.retired.get() + 1);
     }
 }
+
+/// Counts a restored pool may start from: below them, no count overflows before its pool has run
+/// for centuries.
+#[cfg(all(feature = "serde", feature = "alloc"))]
+const COUNT_END: u64 = 1 << 63;
 
 #[inline]
 fn bump(counter: &Cell<u64>) {

@@ -241,6 +241,13 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
         copy
     }
 
+    fn check_layout(&self) -> Result<(), &'static str> {
+        if self.built.get() > N {
+            return Err("more slots built than an inline pool holds");
+        }
+        Ok(())
+    }
+
     #[cfg(test)]
     fn version_of(&self, relative: u32) -> u32 {
         self.offset.get().wrapping_add(relative)
