@@ -53,6 +53,29 @@ struct Node {
     _meddler: Meddler,
 }
 
+/// An object whose `Clone`, once armed, makes an object of its own pool live: through
+/// `acquire` and `into_handle` on the `&'static` pool in `TWINS`.
+#[derive(Pooled)]
+#[pool(size = 4)]
+struct Twin {
+    id: u32,
+}
+
+thread_local! {
+    static TWINS: Cell<Option<&'static TwinPool>> = const { Cell::new(None) };
+    static ARMED: Cell<bool> = const { Cell::new(false) };
+}
+
+impl Clone for Twin {
+    fn clone(&self) -> Self {
+        if ARMED.replace(false) {
+            let pool = TWINS.get().expect("the pool is set");
+            pool.acquire(|t| t.id = 77).unwrap().into_handle();
+        }
+        Twin { id: self.id }
+    }
+}
+
 fn hooks(hooks: &[Hook]) {
     HOOKS.set(hooks.iter().copied().collect());
 }
@@ -80,6 +103,38 @@ fn assert_whole(pool: &NodePool) {
 
 mod leaked_pool {
     use super::*;
+
+    /// `Pool::clone` makes the copy's bits, free list and counts from the copy's own slots:
+    /// a `Clone` that makes a slot live in the pool after the copy passed it as free leaves it
+    /// free in the copy. (Before, the copy took the pool's bits after its slots: a bit set on
+    /// a free slot, which `release_all` then freed a second time, at an odd version.)
+    #[test]
+    fn a_clone_that_takes_a_slot_the_copy_passed_leaves_the_copy_whole() {
+        let pool: &'static TwinPool = Box::leak(Box::new(TwinPool::new()));
+        TWINS.set(Some(pool));
+        // Slot 0 free at the head of the list, slot 1 live: cloning slot 1 takes slot 0.
+        let first = pool.acquire(|t| t.id = 1).unwrap();
+        let live = pool.acquire(|t| t.id = 2).unwrap().into_handle();
+        drop(first);
+        assert_eq!(live.index(), 1);
+        ARMED.set(true);
+        let mut copy = pool.clone();
+        assert!(!ARMED.get(), "the clone reached the pool");
+        pool.check_consistency().unwrap();
+        assert_eq!(pool.len(), 2, "the pool made slot 0 live meanwhile");
+        copy.check_consistency().unwrap();
+        assert_eq!(copy.len(), 1, "slot 0 was free when the copy passed it");
+        assert_eq!(copy[live].id, 2);
+        assert_eq!(copy.iter().map(|(h, _)| h).collect::<Vec<_>>(), [live]);
+        copy.release_all();
+        copy.check_consistency().unwrap();
+        let handles: Vec<_> = (0..4).map(|i| copy.create(|t| t.id = i).unwrap()).collect();
+        let mut indices: Vec<_> = handles.iter().map(|h| h.index()).collect();
+        indices.sort_unstable();
+        assert_eq!(indices, [0, 1, 2, 3], "every slot taken once");
+        assert!(copy.create(|_| {}).is_err());
+        copy.check_consistency().unwrap();
+    }
 
     #[test]
     fn growing_again_from_a_blank_objects_code_is_refused_and_the_pool_stays_whole() {

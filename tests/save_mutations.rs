@@ -173,6 +173,12 @@ fn fuzz<P: Serialize + for<'de> Deserialize<'de>>(
     } else {
         postcard::to_allocvec(pool).unwrap()
     };
+    let unmutated = if json {
+        serde_json::from_slice::<P>(&valid).map_err(|e| e.to_string())
+    } else {
+        postcard::from_bytes::<P>(&valid).map_err(|e| e.to_string())
+    };
+    survive(unmutated.expect("the valid save loads"));
     let (mut loaded, mut refused) = (0, 0);
     for _ in 0..ROUNDS {
         let mut bytes = valid.clone();
@@ -203,11 +209,10 @@ fn both_formats<P: Serialize + for<'de> Deserialize<'de>>(
     for json in [true, false] {
         let (loaded, refused) = fuzz(seed, pool, json, &survive);
         assert_eq!(loaded + refused, ROUNDS);
-        // Some mutations keep the save valid (an object's field), most do not: both kinds ran.
-        assert!(
-            loaded > 0 && refused > 0,
-            "json {json}: {loaded} loaded, {refused} refused"
-        );
+        // Some mutations keep the save valid (an object's field), most do not: both kinds ran
+        // (under Miri, too few run to count on a valid one).
+        assert!(refused > 0, "json {json}: none refused");
+        assert!(cfg!(miri) || loaded > 0, "json {json}: none loaded");
     }
 }
 

@@ -82,6 +82,7 @@ impl Counts {
 
     /// The same counts, with the objects lent now given back: for a copy of the pool, where the
     /// leases' slots are free.
+    #[cfg(all(feature = "serde", feature = "alloc"))]
     pub(crate) fn without_leases(&self) -> Self {
         Self {
             created: self.created.clone(),
@@ -91,6 +92,23 @@ impl Counts {
             failed: self.failed.clone(),
             evicted: self.evicted.clone(),
             retired: self.retired.clone(),
+        }
+    }
+
+    /// The counts of a copy of the pool with `live` live and `retired` retired slots, none
+    /// lent: whatever the copy did not take as live was given back. Made from the copy's
+    /// slots, which user code run while copying may have made differ from the pool's.
+    pub(crate) fn for_copy(&self, live: usize, retired: usize) -> Self {
+        let created = self.created.get();
+        let given_back = created.saturating_sub(live as u64);
+        Self {
+            created: Cell::new(created),
+            released: Cell::new(given_back),
+            leased: Cell::new(0),
+            high_water: Cell::new(self.high_water.get().max(live)),
+            failed: self.failed.clone(),
+            evicted: Cell::new(self.evicted.get().min(given_back)),
+            retired: Cell::new(retired),
         }
     }
 

@@ -58,11 +58,16 @@ impl<T> Grown<T> {
     /// [`Chunk::map_slots`]).
     pub(crate) fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
         let positions = OnceCell::new();
+        // Counted from the chunks copied: `slot` runs user code that may grow this pool.
+        let mut len = 0;
         if let Some(here) = self.positions.get() {
             let copied: Box<[Position<T>]> = (here.iter())
                 .map(|position| Position {
                     chunk: match position.chunk.get() {
-                        Some(chunk) => OnceCell::from(chunk.map_slots(&mut slot)),
+                        Some(chunk) => {
+                            len += chunk.len();
+                            OnceCell::from(chunk.map_slots(&mut slot))
+                        }
                         None => OnceCell::new(),
                     },
                     version_floor: position.version_floor.clone(),
@@ -76,7 +81,7 @@ impl<T> Grown<T> {
             positions,
             start: self.start,
             chunk_bits: self.chunk_bits,
-            len: self.len.clone(),
+            len: Cell::new(len),
             growing: Cell::new(false),
         }
     }
