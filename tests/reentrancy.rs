@@ -76,6 +76,59 @@ impl Clone for Twin {
     }
 }
 
+#[derive(Pooled)]
+#[pool(size = 1, on_full = grow, max = 64)]
+struct Cell1 {
+    id: u32,
+}
+
+/// The slot an `acquire` holds while its `init` runs counts as in use: an `acquire` from that
+/// `init` finds the pool full and grows it (before, it was refused with `PoolFull { capacity:
+/// 1 }`, the pool not full by its counts).
+#[test]
+fn an_acquire_from_init_on_a_full_growing_pool_grows() {
+    let pool = Cell1Pool::new();
+    let mut inner = None;
+    let outer = pool
+        .acquire(|c| {
+            assert_eq!(pool.stats().leased, 1, "the slot in hand is counted");
+            assert_eq!(pool.stats().free, 0);
+            let lease = pool
+                .acquire(|i| i.id = 2)
+                .expect("a full growing pool grows");
+            inner = Some(lease.into_handle());
+            c.id = 1;
+        })
+        .unwrap();
+    let inner = inner.unwrap();
+    assert_eq!(outer.id, 1);
+    assert_eq!(pool.get(inner).unwrap().id, 2);
+    assert_eq!(pool.capacity(), 2);
+    let stats = pool.stats();
+    assert_eq!((stats.live, stats.leased, stats.free), (1, 1, 0));
+    pool.check_consistency().unwrap();
+    drop(outer);
+    pool.check_consistency().unwrap();
+    assert_eq!(pool.stats().free, 1);
+}
+
+/// An `init` that unwinds after an `acquire` counted its slot: the count is undone, the slot
+/// free again.
+#[test]
+fn an_acquire_whose_init_panics_counts_nothing() {
+    let pool = Cell1Pool::new();
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        drop(pool.acquire(|_| panic!("init failed")));
+    }));
+    assert!(outcome.is_err());
+    let stats = pool.stats();
+    assert_eq!(
+        (stats.created, stats.leased, stats.free, stats.high_water),
+        (0, 0, 1, 0)
+    );
+    pool.check_consistency().unwrap();
+}
+
 fn hooks(hooks: &[Hook]) {
     HOOKS.set(hooks.iter().copied().collect());
 }

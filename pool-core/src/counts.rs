@@ -199,6 +199,15 @@ impl Counts {
         self.create();
     }
 
+    /// A lend undone before the lease was made (its `init` unwound): the counts as they were,
+    /// `high_water` the mark before it, or the objects in use now if more.
+    #[inline]
+    pub(crate) fn unlend(&self, high_water: usize) {
+        self.leased.set(self.leased.get() - 1);
+        self.created.set(self.created.get() - 1);
+        self.high_water.set(high_water.max(self.in_use()));
+    }
+
     /// A lease turned into a live object.
     #[inline]
     pub(crate) fn keep_lease(&self) {

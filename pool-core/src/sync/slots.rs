@@ -347,18 +347,16 @@ impl<T: Pooled> Slots<T> {
             if version.wrapping_sub(offset) > self.retired_at.wrapping_sub(offset) {
                 return Err("a slot past the version at which it retires");
             }
+            let free = listed[at] || at >= fresh;
             match phase {
-                Phase::Free if !listed[at] && at < fresh => {
-                    return Err("a free slot on no free list: lost");
-                }
+                Phase::Free if !free => return Err("a free slot on no free list: lost"),
                 Phase::Free if version == self.retired_at => {
                     return Err("a free slot at the retired version");
                 }
+                Phase::Free => {}
+                _ if free => return Err("a slot in use or retired on a free list or fresh"),
                 Phase::Live | Phase::Lent | Phase::Releasing => in_use += 1,
-                _ if listed[at] || at >= fresh => {
-                    return Err("a slot that is not free on a free list or among the fresh");
-                }
-                _ => {}
+                Phase::Retired => {}
             }
             created += slot.counts.created();
             released += slot.counts.released();
