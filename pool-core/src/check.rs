@@ -29,8 +29,11 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         self.storage.check_layout().map_err(String::from)?;
         let (mut built, mut live, mut retired) = (0usize, 0usize, 0usize);
         for part in self.storage.chunks() {
-            if part.words.len() != part.slots.len().div_ceil(BITS) {
-                return Err(format!("chunk at {}: a bit word count off", part.base));
+            if part.words.len() < part.slots.len().div_ceil(BITS) {
+                return Err(format!(
+                    "chunk at {}: fewer bit words than slots",
+                    part.base
+                ));
             }
             for (local, slot) in part.slots.iter().enumerate() {
                 let index = part.base + local;
