@@ -371,6 +371,10 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// Like [`try_create`](Pool::try_create), it never panics, evicts or grows, whatever the
     /// strategy.
     ///
+    /// `init` may reach the pool (through `&Pool`, a thread-local pool): the slot it fills is
+    /// counted as lent while it runs, so an `acquire` from `init` sees it in use. If `init`, or
+    /// the reset before it, panics, the slot goes back to the free list and nothing is counted.
+    ///
     /// ```
     /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
