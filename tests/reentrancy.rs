@@ -76,6 +76,30 @@ impl Clone for Twin {
     }
 }
 
+/// An object whose `Clone` of the object with id `CLONE_TRIGGER` makes an object of its own
+/// growing pool live, through the `&'static` pool in `GROWERS`.
+#[derive(Pooled)]
+#[pool(size = 2, on_full = grow, max = 64)]
+struct Grower {
+    id: u32,
+}
+
+thread_local! {
+    static GROWERS: Cell<Option<&'static GrowerPool>> = const { Cell::new(None) };
+    static CLONE_TRIGGER: Cell<Option<u32>> = const { Cell::new(None) };
+}
+
+impl Clone for Grower {
+    fn clone(&self) -> Self {
+        if CLONE_TRIGGER.get() == Some(self.id) {
+            CLONE_TRIGGER.set(None);
+            let pool = GROWERS.get().expect("the pool is set");
+            pool.acquire(|g| g.id = 99).unwrap().into_handle();
+        }
+        Grower { id: self.id }
+    }
+}
+
 #[derive(Pooled)]
 #[pool(size = 1, on_full = grow, max = 64)]
 struct Cell1 {
@@ -186,6 +210,38 @@ mod leaked_pool {
         indices.sort_unstable();
         assert_eq!(indices, [0, 1, 2, 3], "every slot taken once");
         assert!(copy.create(|_| {}).is_err());
+        copy.check_consistency().unwrap();
+    }
+
+    /// A `Clone` that grows the pool being copied, into a position the copy already passed (one
+    /// `shrink` emptied): the copy counts only the chunks it copied. (Before, it took the
+    /// pool's grown length at the end: a capacity with two slots that did not exist, which
+    /// `stats()` called free and no `create` could take.)
+    #[test]
+    fn a_clone_that_grows_the_pool_into_a_passed_position_counts_what_it_copied() {
+        let pool: &'static mut GrowerPool = Box::leak(Box::new(GrowerPool::new()));
+        let handles: Vec<_> = (0..8)
+            .map(|id| pool.create(|g| g.id = id).unwrap())
+            .collect();
+        assert_eq!(pool.capacity(), 8, "two chunks grown: 2 slots, then 4");
+        pool.release(handles[2]).unwrap();
+        pool.release(handles[3]).unwrap();
+        assert_eq!(pool.shrink(), 2, "the first grown chunk goes");
+        let pool: &'static GrowerPool = pool;
+        GROWERS.set(Some(pool));
+        assert!(pool.is_full());
+        // Cloning object 5, in the second grown chunk, grows the pool into the first position.
+        CLONE_TRIGGER.set(Some(5));
+        let mut copy = pool.clone();
+        assert_eq!(CLONE_TRIGGER.get(), None, "the clone reached the pool");
+        pool.check_consistency().unwrap();
+        assert_eq!(pool.capacity(), 8);
+        copy.check_consistency().unwrap();
+        assert_eq!(copy.capacity(), 6, "the chunks copied");
+        assert_eq!(copy.len(), 6);
+        assert_eq!(copy.stats().free, 0);
+        let more = copy.create(|g| g.id = 100).unwrap();
+        assert_eq!(copy[more].id, 100);
         copy.check_consistency().unwrap();
     }
 
