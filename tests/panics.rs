@@ -517,8 +517,12 @@ mod every_hook {
         ops: &[Op<Pool<Trap, S, B>>],
         fired: &mut BTreeSet<(Hook, String)>,
     ) {
-        for &(name, op) in ops {
-            for hook in HOOKS {
+        for (o, &(name, op)) in ops.iter().enumerate() {
+            for (h, hook) in HOOKS.into_iter().enumerate() {
+                // Under Miri, a third of the pairs, a different third for each pool kind.
+                if cfg!(miri) && (o + h + kind.len()) % 3 != 0 {
+                    continue;
+                }
                 for skip in 0..SKIPS {
                     let before = alive();
                     {
@@ -638,7 +642,11 @@ mod every_hook {
             &mut fired,
         );
 
-        // Every hook fired somewhere, and every op had a hook fire in it.
+        if cfg!(miri) {
+            assert!(fired.len() > 20, "hooks fired: {fired:?}");
+            return;
+        }
+        // Every hook fired somewhere, and the pairs known to have lost slots fired.
         for hook in HOOKS {
             assert!(
                 fired.iter().any(|(h, _)| *h == hook),

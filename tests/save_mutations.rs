@@ -30,7 +30,7 @@ struct Packet {
 /// Mutations per format and pool: a few thousand in debug builds, about a minute's worth in
 /// release, a few under Miri (which runs every test of this crate).
 const ROUNDS: usize = if cfg!(miri) {
-    30
+    10
 } else if cfg!(debug_assertions) {
     5_000
 } else {
