@@ -1,6 +1,7 @@
 //! Model-based tests: random sequences of operations, on a pool of each full-pool strategy, on
 //! an inline pool and on a pool of an enum, checked after every step against a plain map of what
-//! the pool should hold (see `support/model.rs`).
+//! the pool should hold (see `support/model.rs`), with panics in user hooks and saves mutated
+//! on the way; and a `SyncPool` driven single-threaded against the same model.
 //!
 //! `cargo test` runs a few thousand operations per pool; `.ci/run` also runs this file in
 //! release mode, where it runs 256 cases of 4,000 operations per pool: about five million in
@@ -74,5 +75,10 @@ proptest! {
     #[test]
     fn a_pool_of_an_enum_matches_the_model(ops in ops()) {
         model::run::<Shot>(&ops);
+    }
+
+    #[test]
+    fn a_sync_pool_matches_the_model(ops in ops()) {
+        model::run_sync::<Spark>(&ops, 8);
     }
 }

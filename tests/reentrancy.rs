@@ -53,6 +53,106 @@ struct Node {
     _meddler: Meddler,
 }
 
+/// An object whose `Clone`, once armed, makes an object of its own pool live: through
+/// `acquire` and `into_handle` on the `&'static` pool in `TWINS`.
+#[derive(Pooled)]
+#[pool(size = 4)]
+struct Twin {
+    id: u32,
+}
+
+thread_local! {
+    static TWINS: Cell<Option<&'static TwinPool>> = const { Cell::new(None) };
+    static ARMED: Cell<bool> = const { Cell::new(false) };
+}
+
+impl Clone for Twin {
+    fn clone(&self) -> Self {
+        if ARMED.replace(false) {
+            let pool = TWINS.get().expect("the pool is set");
+            pool.acquire(|t| t.id = 77).unwrap().into_handle();
+        }
+        Twin { id: self.id }
+    }
+}
+
+/// An object whose `Clone` of the object with id `CLONE_TRIGGER` makes an object of its own
+/// growing pool live, through the `&'static` pool in `GROWERS`.
+#[derive(Pooled)]
+#[pool(size = 2, on_full = grow, max = 64)]
+struct Grower {
+    id: u32,
+}
+
+thread_local! {
+    static GROWERS: Cell<Option<&'static GrowerPool>> = const { Cell::new(None) };
+    static CLONE_TRIGGER: Cell<Option<u32>> = const { Cell::new(None) };
+}
+
+impl Clone for Grower {
+    fn clone(&self) -> Self {
+        if CLONE_TRIGGER.get() == Some(self.id) {
+            CLONE_TRIGGER.set(None);
+            let pool = GROWERS.get().expect("the pool is set");
+            pool.acquire(|g| g.id = 99).unwrap().into_handle();
+        }
+        Grower { id: self.id }
+    }
+}
+
+#[derive(Pooled)]
+#[pool(size = 1, on_full = grow, max = 64)]
+struct Cell1 {
+    id: u32,
+}
+
+/// The slot an `acquire` holds while its `init` runs counts as in use: an `acquire` from that
+/// `init` finds the pool full and grows it (before, it was refused with `PoolFull { capacity:
+/// 1 }`, the pool not full by its counts).
+#[test]
+fn an_acquire_from_init_on_a_full_growing_pool_grows() {
+    let pool = Cell1Pool::new();
+    let mut inner = None;
+    let outer = pool
+        .acquire(|c| {
+            assert_eq!(pool.stats().leased, 1, "the slot in hand is counted");
+            assert_eq!(pool.stats().free, 0);
+            let lease = pool
+                .acquire(|i| i.id = 2)
+                .expect("a full growing pool grows");
+            inner = Some(lease.into_handle());
+            c.id = 1;
+        })
+        .unwrap();
+    let inner = inner.unwrap();
+    assert_eq!(outer.id, 1);
+    assert_eq!(pool.get(inner).unwrap().id, 2);
+    assert_eq!(pool.capacity(), 2);
+    let stats = pool.stats();
+    assert_eq!((stats.live, stats.leased, stats.free), (1, 1, 0));
+    pool.check_consistency().unwrap();
+    drop(outer);
+    pool.check_consistency().unwrap();
+    assert_eq!(pool.stats().free, 1);
+}
+
+/// An `init` that unwinds after an `acquire` counted its slot: the count is undone, the slot
+/// free again.
+#[test]
+fn an_acquire_whose_init_panics_counts_nothing() {
+    let pool = Cell1Pool::new();
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        drop(pool.acquire(|_| panic!("init failed")));
+    }));
+    assert!(outcome.is_err());
+    let stats = pool.stats();
+    assert_eq!(
+        (stats.created, stats.leased, stats.free, stats.high_water),
+        (0, 0, 1, 0)
+    );
+    pool.check_consistency().unwrap();
+}
+
 fn hooks(hooks: &[Hook]) {
     HOOKS.set(hooks.iter().copied().collect());
 }
@@ -80,6 +180,70 @@ fn assert_whole(pool: &NodePool) {
 
 mod leaked_pool {
     use super::*;
+
+    /// `Pool::clone` makes the copy's bits, free list and counts from the copy's own slots:
+    /// a `Clone` that makes a slot live in the pool after the copy passed it as free leaves it
+    /// free in the copy. (Before, the copy took the pool's bits after its slots: a bit set on
+    /// a free slot, which `release_all` then freed a second time, at an odd version.)
+    #[test]
+    fn a_clone_that_takes_a_slot_the_copy_passed_leaves_the_copy_whole() {
+        let pool: &'static TwinPool = Box::leak(Box::new(TwinPool::new()));
+        TWINS.set(Some(pool));
+        // Slot 0 free at the head of the list, slot 1 live: cloning slot 1 takes slot 0.
+        let first = pool.acquire(|t| t.id = 1).unwrap();
+        let live = pool.acquire(|t| t.id = 2).unwrap().into_handle();
+        drop(first);
+        assert_eq!(live.index(), 1);
+        ARMED.set(true);
+        let mut copy = pool.clone();
+        assert!(!ARMED.get(), "the clone reached the pool");
+        pool.check_consistency().unwrap();
+        assert_eq!(pool.len(), 2, "the pool made slot 0 live meanwhile");
+        copy.check_consistency().unwrap();
+        assert_eq!(copy.len(), 1, "slot 0 was free when the copy passed it");
+        assert_eq!(copy[live].id, 2);
+        assert_eq!(copy.iter().map(|(h, _)| h).collect::<Vec<_>>(), [live]);
+        copy.release_all();
+        copy.check_consistency().unwrap();
+        let handles: Vec<_> = (0..4).map(|i| copy.create(|t| t.id = i).unwrap()).collect();
+        let mut indices: Vec<_> = handles.iter().map(|h| h.index()).collect();
+        indices.sort_unstable();
+        assert_eq!(indices, [0, 1, 2, 3], "every slot taken once");
+        assert!(copy.create(|_| {}).is_err());
+        copy.check_consistency().unwrap();
+    }
+
+    /// A `Clone` that grows the pool being copied, into a position the copy already passed (one
+    /// `shrink` emptied): the copy counts only the chunks it copied. (Before, it took the
+    /// pool's grown length at the end: a capacity with two slots that did not exist, which
+    /// `stats()` called free and no `create` could take.)
+    #[test]
+    fn a_clone_that_grows_the_pool_into_a_passed_position_counts_what_it_copied() {
+        let pool: &'static mut GrowerPool = Box::leak(Box::new(GrowerPool::new()));
+        let handles: Vec<_> = (0..8)
+            .map(|id| pool.create(|g| g.id = id).unwrap())
+            .collect();
+        assert_eq!(pool.capacity(), 8, "two chunks grown: 2 slots, then 4");
+        pool.release(handles[2]).unwrap();
+        pool.release(handles[3]).unwrap();
+        assert_eq!(pool.shrink(), 2, "the first grown chunk goes");
+        let pool: &'static GrowerPool = pool;
+        GROWERS.set(Some(pool));
+        assert!(pool.is_full());
+        // Cloning object 5, in the second grown chunk, grows the pool into the first position.
+        CLONE_TRIGGER.set(Some(5));
+        let mut copy = pool.clone();
+        assert_eq!(CLONE_TRIGGER.get(), None, "the clone reached the pool");
+        pool.check_consistency().unwrap();
+        assert_eq!(pool.capacity(), 8);
+        copy.check_consistency().unwrap();
+        assert_eq!(copy.capacity(), 6, "the chunks copied");
+        assert_eq!(copy.len(), 6);
+        assert_eq!(copy.stats().free, 0);
+        let more = copy.create(|g| g.id = 100).unwrap();
+        assert_eq!(copy[more].id, 100);
+        copy.check_consistency().unwrap();
+    }
 
     #[test]
     fn growing_again_from_a_blank_objects_code_is_refused_and_the_pool_stays_whole() {

@@ -1,6 +1,7 @@
 //! Operation sequences from libFuzzer, run through the model checker of `tests/model.rs`: the
-//! first byte picks the pool (one per full-pool strategy, an inline one, and one of an enum), every five bytes
-//! after it make one operation.
+//! first byte picks the pool (one per full-pool strategy, an inline one, one of an enum, and a
+//! sync pool driven single-threaded), every five bytes after it make one operation: panics in
+//! user hooks and mutated saves among them.
 
 #![no_main]
 
@@ -21,12 +22,13 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         .chunks_exact(5)
         .map(|c| Op::decode(c[0], u16::from_le_bytes([c[1], c[2]]), u16::from_le_bytes([c[3], c[4]])))
         .collect();
-    match which % 6 {
+    match which % 7 {
         0 => model::run::<Spark>(&ops),
         1 => model::run::<Boss>(&ops),
         2 => model::run::<Voice>(&ops),
         3 => model::run::<Enemy>(&ops),
         4 => model::run_in::<Chirp, pooling::Inline<70, 2>>(&ops),
-        _ => model::run::<Shot>(&ops),
+        5 => model::run::<Shot>(&ops),
+        _ => model::run_sync::<Spark>(&ops, 8),
     }
 });

@@ -56,14 +56,23 @@ impl<T> Chunk<T> {
     }
 
     /// A chunk at the same place, each slot made by `slot` from the pool-wide index and slot
-    /// here, and the same occupancy.
+    /// here, each bit set as its slot is made, from the slot made: `slot` runs user code
+    /// (`Clone`) that may change this chunk meanwhile, so its bits say nothing of the copy.
     pub(crate) fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
+        let occupancy = Occupancy::new(self.slots.len());
+        let slots = (self.slots.iter().enumerate())
+            .map(|(local, here)| {
+                let copy = slot(self.base + local, here);
+                if copy.is_live() {
+                    occupancy.bit(local).set();
+                }
+                copy
+            })
+            .collect();
         Self {
             base: self.base,
-            slots: (self.slots.iter().enumerate())
-                .map(|(local, here)| slot(self.base + local, here))
-                .collect(),
-            occupancy: self.occupancy.clone(),
+            slots,
+            occupancy,
         }
     }
 

@@ -1,5 +1,6 @@
+use crate::free_list::FreeList;
 use crate::pooled::blank;
-use crate::slot::{INDEX_END, Slot};
+use crate::slot::{INDEX_END, NIL, Slot};
 use crate::storage::{Slots, Storage};
 use crate::{Pool, Pooled};
 use core::marker::PhantomData;
@@ -11,6 +12,12 @@ use core::marker::PhantomData;
 ///
 /// Objects lent to leases stay with the pool: in the copy their slots are free, and the
 /// counts say the leases gave them back.
+///
+/// `T::clone` may reach the pool being copied (through a thread-local `&'static` pool, say)
+/// and lend, give back or keep objects while the copy is made. The copy is then of each slot
+/// as it was when the copy reached it: its occupancy bits, free list and counts are made from
+/// the copy's own slots, never from the pool's, so the copy is whole whatever `T::clone` does.
+/// Slots that such code takes after the copy passed them are free in the copy.
 ///
 /// ```
 /// # use pooling::Pooled;
@@ -28,47 +35,62 @@ use core::marker::PhantomData;
 impl<T: Pooled + Clone, S, B: Storage> Clone for Pool<T, S, B> {
     fn clone(&self) -> Self {
         let retired_at = self.storage.retired_at();
-        // A free slot that is not on the free list is lent: every free slot of the copy is
-        // marked lent, then the ones on the list get their links back.
+        // Every free slot of the copy is marked unlisted; the free list is threaded after.
         let storage = self.storage.map_slots(|index, slot| {
             if slot.is_live() {
                 let object = slot.get(slot.handle(index)).expect("the slot is live");
-                Slot::new(object.clone(), slot.version(), slot.next_free())
+                Slot::new(object.clone(), slot.version(), NIL)
             } else {
                 let next = if slot.version() == retired_at {
-                    slot.next_free()
+                    NIL
                 } else {
-                    LENT
+                    UNLISTED
                 };
                 Slot::new(blank::<T>(), slot.version(), next)
             }
         });
+        let free = FreeList::new(0);
         let slot = |index| {
             self.storage
                 .slot(index)
                 .expect("free-list indices are in the pool")
         };
+        let mut tail = None;
+        // The free slots in the pool's order, then those the pool has lent (or lent since the
+        // copy passed them).
         for index in self.free.indices(slot) {
-            let copy = storage.slot(index).expect("a slot of the copy");
-            copy.set_next_free(slot(index).next_free());
+            if let Some(copy) = storage.slot(index) {
+                thread(&free, &mut tail, index, copy);
+            }
         }
-        let free = self.free.clone();
-        if self.counts.leased() > 0 {
-            for part in storage.chunks() {
-                for (local, slot) in part.slots.iter().enumerate() {
-                    if !slot.is_live() && slot.next_free() == LENT {
-                        free.push(part.base + local, slot);
-                    }
-                }
+        let (mut live, mut retired) = (0, 0);
+        for part in storage.chunks() {
+            for (local, copy) in part.slots.iter().enumerate() {
+                live += usize::from(copy.is_live());
+                retired += usize::from(copy.version() == retired_at);
+                thread(&free, &mut tail, part.base + local, copy);
             }
         }
         Self {
+            counts: self.counts.for_copy(live, retired),
             storage,
             free,
-            counts: self.counts.without_leases(),
             strategy: PhantomData,
         }
     }
+}
+
+/// Appends `copy`, the slot at `index`, to `free` after `tail`, if it is free and not on the
+/// list yet.
+fn thread<'a, T>(free: &FreeList, tail: &mut Option<&'a Slot<T>>, index: usize, copy: &'a Slot<T>) {
+    if copy.next_free() != UNLISTED {
+        return;
+    }
+    match *tail {
+        Some(before) => free.insert_after(before, index, copy),
+        None => free.push(index, copy),
+    }
+    *tail = Some(copy);
 }
 
 /// A link no free-list slot has: indices end below it, and `NIL` is above it.
@@ -76,4 +98,4 @@ impl<T: Pooled + Clone, S, B: Storage> Clone for Pool<T, S, B> {
     clippy::cast_possible_truncation,
     reason = "INDEX_END is below u32::MAX"
 )]
-const LENT: u32 = INDEX_END as u32;
+const UNLISTED: u32 = INDEX_END as u32;

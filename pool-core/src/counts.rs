@@ -82,6 +82,7 @@ impl Counts {
 
     /// The same counts, with the objects lent now given back: for a copy of the pool, where the
     /// leases' slots are free.
+    #[cfg(all(feature = "serde", feature = "alloc"))]
     pub(crate) fn without_leases(&self) -> Self {
         Self {
             created: self.created.clone(),
@@ -94,6 +95,23 @@ impl Counts {
         }
     }
 
+    /// The counts of a copy of the pool with `live` live and `retired` retired slots, none
+    /// lent: whatever the copy did not take as live was given back. Made from the copy's
+    /// slots, which user code run while copying may have made differ from the pool's.
+    pub(crate) fn for_copy(&self, live: usize, retired: usize) -> Self {
+        let created = self.created.get();
+        let given_back = created.saturating_sub(live as u64);
+        Self {
+            created: Cell::new(created),
+            released: Cell::new(given_back),
+            leased: Cell::new(0),
+            high_water: Cell::new(self.high_water.get().max(live)),
+            failed: self.failed.clone(),
+            evicted: Cell::new(self.evicted.get().min(given_back)),
+            retired: Cell::new(retired),
+        }
+    }
+
     #[cfg(all(feature = "serde", feature = "alloc"))]
     /// Counts from the figures [`Stats`](crate::Stats) shows, for `live` live objects and none
     /// lent; an error saying what does not add up.
@@ -103,6 +121,14 @@ impl Counts {
         live: usize,
         retired: usize,
     ) -> Result<Self, &'static str> {
+        // A pool counts one at a time: 2⁶³ of anything is past what it reaches, and a count
+        // below that cannot overflow on the operations that follow.
+        if [created, released, failed, evicted]
+            .iter()
+            .any(|&n| n >= COUNT_END)
+        {
+            return Err("a count past what a pool reaches");
+        }
         let given_back = released
             .checked_add(evicted)
             .ok_or("more objects released than a count holds")?;
@@ -111,6 +137,9 @@ impl Counts {
         }
         if high_water < live {
             return Err("a high water mark below the number of live objects");
+        }
+        if high_water as u64 > created {
+            return Err("a high water mark above the number of objects created");
         }
         Ok(Self {
             created: Cell::new(created),
@@ -121,6 +150,36 @@ impl Counts {
             evicted: Cell::new(evicted),
             retired: Cell::new(retired),
         })
+    }
+
+    /// Whether the counts agree with `live`, `lent` and `retired` slots found by walking the
+    /// pool; what disagrees if not.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn check(
+        &self,
+        live: usize,
+        lent: usize,
+        retired: usize,
+    ) -> Result<(), &'static str> {
+        let (created, given_back) = (self.created.get(), self.released.get());
+        if given_back < self.evicted.get() {
+            return Err("more objects evicted than given back");
+        }
+        if created.checked_sub(given_back) != Some((live + lent) as u64) {
+            return Err("objects created less objects given back is not the number in use");
+        }
+        if self.leased.get() != lent {
+            return Err(
+                "a lease count that is not the number of slots neither live, free nor retired",
+            );
+        }
+        if self.retired.get() != retired {
+            return Err("a retired count that is not the number of retired slots");
+        }
+        if self.high_water.get() < live + lent || self.high_water.get() as u64 > created {
+            return Err("a high water mark below the objects in use, or above those created");
+        }
+        Ok(())
     }
 
     /// An object was created live.
@@ -138,6 +197,15 @@ impl Counts {
     pub(crate) fn lend(&self) {
         self.leased.set(self.leased.get() + 1);
         self.create();
+    }
+
+    /// A lend undone before the lease was made (its `init` unwound): the counts as they were,
+    /// `high_water` the mark before it, or the objects in use now if more.
+    #[inline]
+    pub(crate) fn unlend(&self, high_water: usize) {
+        self.leased.set(self.leased.get() - 1);
+        self.created.set(self.created.get() - 1);
+        self.high_water.set(high_water.max(self.in_use()));
     }
 
     /// A lease turned into a live object.
@@ -171,6 +239,11 @@ impl Counts {
         self.retired.set(self.retired.get() + 1);
     }
 }
+
+/// Counts a restored pool may start from: below them, no count overflows before its pool has run
+/// for centuries.
+#[cfg(all(feature = "serde", feature = "alloc"))]
+const COUNT_END: u64 = 1 << 63;
 
 #[inline]
 fn bump(counter: &Cell<u64>) {

@@ -58,11 +58,16 @@ impl<T> Grown<T> {
     /// [`Chunk::map_slots`]).
     pub(crate) fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
         let positions = OnceCell::new();
+        // Counted from the chunks copied: `slot` runs user code that may grow this pool.
+        let mut len = 0;
         if let Some(here) = self.positions.get() {
             let copied: Box<[Position<T>]> = (here.iter())
                 .map(|position| Position {
                     chunk: match position.chunk.get() {
-                        Some(chunk) => OnceCell::from(chunk.map_slots(&mut slot)),
+                        Some(chunk) => {
+                            len += chunk.len();
+                            OnceCell::from(chunk.map_slots(&mut slot))
+                        }
                         None => OnceCell::new(),
                     },
                     version_floor: position.version_floor.clone(),
@@ -76,14 +81,14 @@ impl<T> Grown<T> {
             positions,
             start: self.start,
             chunk_bits: self.chunk_bits,
-            len: self.len.clone(),
+            len: Cell::new(len),
             growing: Cell::new(false),
         }
     }
 
     /// How many positions start below `INDEX_END`: the length of the table of positions,
     /// whatever the pool's limit, so that a pool restored from its parts grows as it would have.
-    fn position_count(&self) -> usize {
+    pub(crate) fn position_count(&self) -> usize {
         (0..POSITIONS)
             .take_while(|&k| self.position_base(k).is_some_and(|base| base < INDEX_END))
             .count()
@@ -91,12 +96,18 @@ impl<T> Grown<T> {
 
     /// The index of the first slot of the position `k`, if it fits in a `usize`.
     pub(crate) fn position_base(&self, k: usize) -> Option<usize> {
-        let past_first = ((1u64 << k) - 1) << self.chunk_bits;
+        if k >= POSITIONS {
+            return None;
+        }
+        let past_first = ((1u64 << k) - 1).checked_shl(self.chunk_bits)?;
+        if past_first >> self.chunk_bits != (1u64 << k) - 1 {
+            return None;
+        }
         usize::try_from(past_first).ok()?.checked_add(self.start)
     }
 
     /// The most slots a chunk at the position `k` holds.
-    fn position_len(&self, k: usize) -> usize {
+    pub(crate) fn position_len(&self, k: usize) -> usize {
         let bits = self.chunk_bits + u32::try_from(k).unwrap_or(u32::MAX);
         1usize.checked_shl(bits).unwrap_or(usize::MAX)
     }
@@ -168,6 +179,47 @@ impl<T> Grown<T> {
                 .iter()
                 .map(|position| position.version_floor.get()),
         )
+    }
+
+    /// Whether every chunk is where its position puts it and no longer, `len` counts their
+    /// slots, and every floor is even, below retirement and at most the versions of the chunk
+    /// built on it (counted from `offset`); what is wrong if not.
+    pub(crate) fn check(&self, offset: u32) -> Result<(), &'static str> {
+        let Some(positions) = self.positions.get() else {
+            return if self.len() == 0 {
+                Ok(())
+            } else {
+                Err("grown slots counted without positions")
+            };
+        };
+        if positions.len() != self.position_count() {
+            return Err("a table of positions not of the length a pool of this size has");
+        }
+        let mut len = 0;
+        for (k, position) in positions.iter().enumerate() {
+            let floor = position.version_floor.get();
+            if floor % 2 == 1 || floor >= crate::storage::RETIRED_VERSION {
+                return Err("a version floor odd, or not below retirement");
+            }
+            let Some(chunk) = position.chunk.get() else {
+                continue;
+            };
+            if Some(chunk.base()) != self.position_base(k)
+                || chunk.len() == 0
+                || chunk.len() > self.position_len(k)
+                || chunk.base() + chunk.len() > INDEX_END
+            {
+                return Err("a grown chunk not where its position puts it, or longer");
+            }
+            if (chunk.slots().iter()).any(|slot| slot.version().wrapping_sub(offset) < floor) {
+                return Err("a grown slot below its position's version floor");
+            }
+            len += chunk.len();
+        }
+        if len != self.len() {
+            return Err("a grown length that is not the grown chunks' slots");
+        }
+        Ok(())
     }
 
     /// The position whose range holds `index` (past the first chunk), and the index within it.

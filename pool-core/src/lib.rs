@@ -38,6 +38,8 @@ extern crate alloc;
 extern crate std;
 
 #[cfg(feature = "alloc")]
+mod check;
+#[cfg(feature = "alloc")]
 mod chunk;
 mod clone;
 mod counts;

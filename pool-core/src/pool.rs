@@ -4,7 +4,7 @@ use crate::iter::{Iter, IterMut, Values, ValuesMut};
 use crate::lease::Lease;
 use crate::occupancy::{BITS, Bit};
 use crate::pooled::blank;
-use crate::slot::{INDEX_END, Slot, Taken};
+use crate::slot::{INDEX_END, Slot};
 #[cfg(feature = "alloc")]
 use crate::storage::HeapSlots;
 use crate::storage::{Heap, Inline, InlineSlots, Slots, Storage};
@@ -370,6 +370,10 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     ///
     /// Like [`try_create`](Pool::try_create), it never panics, evicts or grows, whatever the
     /// strategy.
+    ///
+    /// `init` may reach the pool (through `&Pool`, a thread-local pool): the slot it fills is
+    /// counted as lent while it runs, so an `acquire` from `init` sees it in use. If `init`, or
+    /// the reset before it, panics, the slot goes back to the free list and nothing is counted.
     ///
     /// ```
     /// # use pooling::Pooled;
@@ -890,14 +894,15 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         }
     }
 
-    /// Takes the slot at the head of the free list, hands its blank object to `init`, and
-    /// returns it in the caller's charge, with its index and bit; `None` when no slot is free.
-    /// If `init` panics, the slot is reset and goes back to the free list.
+    /// Lends the object of a free slot, set up by `init`; `None` when no slot is free.
     ///
-    /// Through `&self`, for leases: `init` may acquire again, so the slot leaves the free list
-    /// before `init` runs.
+    /// Through `&self`, so `init` (and the reset before it) may reach the pool: the slot leaves
+    /// the free list and is counted as lent before either runs, so that an `acquire` from
+    /// `init` sees it in use (a growing pool grows). If either unwinds, the slot goes back on
+    /// the free list and the count is undone: after `init`, reset; after the reset, as it is,
+    /// as its plain data is reset again when the slot is next taken.
     #[inline]
-    fn take_free(&self, init: impl FnOnce(&mut T)) -> Option<(Taken<'_, T>, usize, Bit<'_>)> {
+    pub(crate) fn lend(&self, init: impl FnOnce(&mut T)) -> Option<Lease<'_, T>> {
         if self.free.is_empty() && !self.storage.build_next(&self.free, blank::<T>) {
             return None;
         }
@@ -910,21 +915,18 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         // SAFETY: the slot was just taken off the free list, so it is not live and nothing else
         // has it.
         let mut taken = unsafe { slot.take() };
-        taken.get_mut().reset_at_reuse();
-        let free = &self.free;
-        let mut taken = scopeguard::guard(taken, |mut taken| {
-            taken.get_mut().reset_at_release();
-            free.push(index, taken.into_slot());
+        let (free, counts) = (&self.free, &self.counts);
+        let high_water = counts.high_water();
+        counts.lend();
+        let give_back = scopeguard::guard((), |()| {
+            counts.unlend(high_water);
+            free.push(index, slot);
         });
-        init(taken.get_mut());
-        Some((ScopeGuard::into_inner(taken), index, bit))
-    }
-
-    /// Lends the object of a free slot, set up by `init`; `None` when no slot is free.
-    #[inline]
-    pub(crate) fn lend(&self, init: impl FnOnce(&mut T)) -> Option<Lease<'_, T>> {
-        let (taken, index, bit) = self.take_free(init)?;
-        self.counts.lend();
+        taken.get_mut().reset_at_reuse();
+        let mut value = scopeguard::guard(taken.get_mut(), T::reset_at_release);
+        init(&mut value);
+        ScopeGuard::into_inner(value);
+        ScopeGuard::into_inner(give_back);
         Some(Lease::new(taken, index, bit, &self.free, &self.counts))
     }
 

@@ -30,8 +30,8 @@ mod pools {
     use crate::free_list::FreeList;
     use crate::grown::Grown;
     use crate::pooled::blank;
-    use crate::slot::{NIL, Slot};
-    use crate::storage::{HeapSlots, Inline, InlineSlots, Slots, Storage};
+    use crate::slot::{INDEX_END, NIL, Slot};
+    use crate::storage::{HeapSlots, Inline, InlineSlots, RETIRED_VERSION, Slots, Storage};
     use crate::{Pool, Pooled};
     use alloc::boxed::Box;
     use alloc::vec::Vec;
@@ -223,18 +223,51 @@ mod pools {
         }
     }
 
-    /// The next saved slot: its version, and its saved object if it was live or a blank one.
+    /// The next saved slot, from its version counted from `offset`: its saved object if it was
+    /// live, or a blank one. The caller has checked the versions (see [`check_versions`]).
     fn saved_slot<T: Pooled>(
-        versions: &mut impl Iterator<Item = u32>,
+        offset: u32,
+        version: u32,
         objects: &mut impl Iterator<Item = T>,
     ) -> Result<Slot<T>, &'static str> {
-        let version = versions.next().ok_or("fewer versions than slots")?;
         let object = if version % 2 == 1 {
             objects.next().ok_or("fewer objects than live slots")?
         } else {
             blank::<T>()
         };
-        Ok(Slot::new(object, version, NIL))
+        Ok(Slot::new(object, version.wrapping_add(offset), NIL))
+    }
+
+    /// Checks what the slots of a save need before any is built: an even offset (a version's
+    /// parity says whether its slot is live), as many versions as slots, as many objects as live
+    /// slots, and no live slot past retirement (its next version would come round to its
+    /// first).
+    fn check_versions(
+        offset: u32,
+        slots: usize,
+        versions: &[u32],
+        objects: usize,
+    ) -> Result<(), &'static str> {
+        if offset % 2 == 1 {
+            return Err("an odd offset: versions count from an even one");
+        }
+        if versions.len() < slots {
+            return Err("fewer versions than slots");
+        }
+        if versions.len() > slots {
+            return Err("more versions than slots");
+        }
+        if versions.iter().any(|&v| v > RETIRED_VERSION) {
+            return Err("a live slot past the version at which a slot retires");
+        }
+        let live = versions.iter().filter(|&&v| v % 2 == 1).count();
+        if objects < live {
+            return Err("fewer objects than live slots");
+        }
+        if objects > live {
+            return Err("more objects than live slots");
+        }
+        Ok(())
     }
 
     impl<T: Pooled> Saved<Vec<T>> {
@@ -246,16 +279,66 @@ mod pools {
             if self.floors.is_empty() && !self.grown.is_empty() {
                 return Err("grown chunks without the positions they were grown in");
             }
-            let mut versions = self.versions.iter().map(|v| v.wrapping_add(self.offset));
+            let positions = Grown::<T>::new(first);
+            if !self.floors.is_empty() && self.floors.len() != positions.position_count() {
+                return Err("a table of positions not of the length a pool of this size has");
+            }
+            if (self.floors.iter()).any(|&floor| floor % 2 == 1 || floor >= RETIRED_VERSION) {
+                return Err("a version floor that is odd, or not below the retired version");
+            }
+            // Where each chunk's versions start in `versions`, checked before anything is built
+            // from the lengths the save claims.
+            let mut slots = first;
+            let mut starts = Vec::with_capacity(self.grown.len());
+            let mut last: Option<u32> = None;
+            for &(k, len) in &self.grown {
+                if last.is_some_and(|last| k <= last) {
+                    return Err("grown chunks out of position order, or two at one position");
+                }
+                last = Some(k);
+                let floor =
+                    *(self.floors.get(k as usize)).ok_or("a grown chunk past the last position")?;
+                let base = (positions.position_base(k as usize))
+                    .ok_or("a grown chunk past the last position")?;
+                if len == 0
+                    || len as usize > positions.position_len(k as usize)
+                    || base + len as usize > INDEX_END
+                {
+                    return Err("a grown chunk not where its position puts it, or longer");
+                }
+                starts.push((slots, floor));
+                slots = slots
+                    .checked_add(len as usize)
+                    .ok_or("more slots than a pool holds")?;
+                if slots > self.versions.len() {
+                    return Err("fewer versions than slots");
+                }
+            }
+            check_versions(self.offset, slots, &self.versions, self.objects.len())?;
+            for (&(_, len), &(start, floor)) in self.grown.iter().zip(&starts) {
+                let chunk = &self.versions[start..start + len as usize];
+                if chunk.iter().any(|&v| v < floor) {
+                    return Err("a grown slot at a version below its position's floor");
+                }
+            }
+            let high_water_cap = if self.floors.is_empty() {
+                first
+            } else {
+                (0..self.floors.len())
+                    .map(|k| positions.position_len(k))
+                    .fold(first, usize::saturating_add)
+                    .min(INDEX_END)
+            };
+            let offset = self.offset;
+            let mut versions = self.versions.iter().copied();
             let mut objects = self.objects.into_iter();
             let mut chunk = |base: usize, len: usize| -> Result<Chunk<T>, &'static str> {
-                let slots = (0..len)
-                    .map(|_| saved_slot(&mut versions, &mut objects))
+                let slots = (versions.by_ref().take(len))
+                    .map(|version| saved_slot(offset, version, &mut objects))
                     .collect::<Result<Box<[Slot<T>]>, &'static str>>()?;
                 Ok(Chunk::from_slots(base, slots))
             };
             let first_chunk = chunk(0, first)?;
-            let positions = Grown::<T>::new(first);
             let grown_chunks = (self.grown.iter())
                 .map(|&(k, len)| {
                     let base = (positions.position_base(k as usize))
@@ -263,18 +346,13 @@ mod pools {
                     Ok((k as usize, chunk(base, len as usize)?))
                 })
                 .collect::<Result<Vec<_>, &'static str>>()?;
-            if versions.next().is_some() {
-                return Err("more versions than slots");
-            }
-            if objects.next().is_some() {
-                return Err("more objects than live slots");
-            }
             let grown = Grown::restore(first, grown_chunks, &self.floors)?;
             let storage = HeapSlots::from_parts(self.offset, first_chunk, grown);
             Books {
                 free: self.free,
                 counts: [self.created, self.released, self.failed, self.evicted],
                 high_water: self.high_water,
+                high_water_cap,
             }
             .restore(storage)
         }
@@ -286,23 +364,19 @@ mod pools {
             if first > N {
                 return Err("more slots than the inline pool holds");
             }
-            if !self.grown.is_empty() {
+            if !self.grown.is_empty() || !self.floors.is_empty() {
                 return Err("grown chunks, which an inline pool does not have");
             }
-            let mut versions = self.versions.iter().map(|v| v.wrapping_add(self.offset));
+            check_versions(self.offset, first, &self.versions, self.objects.len())?;
+            let offset = self.offset;
             let mut objects = self.objects.into_iter();
-            let slots = (0..first).map(|_| saved_slot(&mut versions, &mut objects));
+            let slots = (self.versions.iter()).map(|&v| saved_slot(offset, v, &mut objects));
             let storage = InlineSlots::from_slots(self.offset, slots)?;
-            if versions.next().is_some() {
-                return Err("more versions than slots");
-            }
-            if objects.next().is_some() {
-                return Err("more objects than live slots");
-            }
             Books {
                 free: self.free,
                 counts: [self.created, self.released, self.failed, self.evicted],
                 high_water: self.high_water,
+                high_water_cap: first,
             }
             .restore(storage)
         }
@@ -313,6 +387,8 @@ mod pools {
         free: Vec<u32>,
         counts: [u64; 4],
         high_water: u64,
+        /// The most slots the pool can have held at once.
+        high_water_cap: usize,
     }
 
     impl Books {
@@ -347,6 +423,9 @@ mod pools {
             }
             let high_water =
                 usize::try_from(self.high_water).map_err(|_| "a high water mark past usize")?;
+            if high_water > self.high_water_cap {
+                return Err("a high water mark above the most slots the pool has held");
+            }
             let counts = Counts::restore(self.counts, high_water, live, retired)?;
             Ok(Pool {
                 storage,

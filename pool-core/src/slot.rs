@@ -189,10 +189,4 @@ impl<'a, T> Taken<'a, T> {
     pub(crate) fn slot(&self) -> &'a Slot<T> {
         self.slot
     }
-
-    /// Gives up charge, leaving the slot as it is (not live).
-    #[inline]
-    pub(crate) fn into_slot(self) -> &'a Slot<T> {
-        self.slot
-    }
 }

@@ -3,12 +3,21 @@
 //! A sequence of operations runs on a pool and on a plain map of what the pool should hold; after
 //! every step they must agree: every live object intact and reachable by its handle, every
 //! released handle resolving to nothing, `len`, `stats()` and iteration right, and a shared `Rc`
-//! held by exactly the live objects, so that no released object kept its reference.
+//! held by exactly the live objects, so that no released object kept its reference. After
+//! every step the pool's own `check_consistency` walks its books too.
+//!
+//! Some steps make a user hook panic (see [`Hook`]) inside an entry point; the model then learns
+//! what the pool kept (the step may or may not have happened) and checks that nothing it did not
+//! allow changed. Some steps save the pool, mutate the save and load it. A `SyncPool` runs the
+//! same sequences, single-threaded ([`run_sync`]).
 
 use pooling::{
     Evict, Evictable, Fail, Grow, Handle, Heap, Inline, Lease, Panic, Pool, PoolFull, Pooled,
-    Storage, TotalOrder,
+    Reset, Storage, SyncPool, TotalOrder,
 };
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
@@ -61,12 +70,153 @@ pub(crate) enum Op {
         a: usize,
         b: usize,
     },
+    /// Runs `entry` with `hook` panicking at its `skip`-th call (if `entry` calls it so often).
+    Trap {
+        hook: Hook,
+        entry: Entry,
+        skip: u8,
+        pick: usize,
+    },
+    /// Saves the pool (JSON and postcard), loads the save into a second pool, which must hold
+    /// the same; then loads `mutations` mutated copies of the save, each refused or whole.
+    Save {
+        seed: u16,
+        mutations: u8,
+    },
+}
+
+/// The user code a pool runs, any of which may panic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Hook {
+    /// `Reset::blank` of a field: building blank objects (a pool, growth, an inline slot, a
+    /// clone's or a save's free slots).
+    Default,
+    /// `Reset::reset` of a plain field: as a slot is taken.
+    PlainReset,
+    /// `#[pool(reset_with = f)]`: at release.
+    ResetWith,
+    /// The caller's `init`.
+    Init,
+    /// `Clone::clone` of a field.
+    Clone,
+    /// The `evict_by` measure.
+    Measure,
+    /// A field's `Drop`, as a released object's buffer is cleared.
+    Drop,
+}
+
+const HOOKS: [Hook; 7] = [
+    Hook::Default,
+    Hook::PlainReset,
+    Hook::ResetWith,
+    Hook::Init,
+    Hook::Clone,
+    Hook::Measure,
+    Hook::Drop,
+];
+
+/// Where a trapped hook runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Entry {
+    Create,
+    TryCreate,
+    /// `acquire`, the lease dropped at once.
+    Acquire,
+    /// `acquire`, the lease turned into a handle.
+    AcquireKeep,
+    Release,
+    ReleaseAll,
+    Retain,
+    Shrink,
+    Snapshot,
+    /// A sync pool's guard dropped after its object was released.
+    GuardDrop,
+}
+
+const ENTRIES: [Entry; 10] = [
+    Entry::Create,
+    Entry::TryCreate,
+    Entry::Acquire,
+    Entry::AcquireKeep,
+    Entry::Release,
+    Entry::ReleaseAll,
+    Entry::Retain,
+    Entry::Shrink,
+    Entry::Snapshot,
+    Entry::GuardDrop,
+];
+
+thread_local! {
+    /// The hook to panic and how many of its calls to let pass first.
+    static ARMED: Cell<Option<(Hook, u8)>> = const { Cell::new(None) };
+}
+
+/// Panics if `hook` is armed and its turn has come, disarming first, so that unwinding runs no
+/// second panic.
+pub(crate) fn hook(hook: Hook) {
+    if let Some((armed, left)) = ARMED.get()
+        && armed == hook
+    {
+        if left == 0 {
+            ARMED.set(None);
+            panic!("{hook:?} panics on purpose");
+        }
+        ARMED.set(Some((armed, left - 1)));
+    }
+}
+
+/// Runs `f` with `hook` armed; whether the hook fired.
+fn trapped<R>(hook: Hook, skip: u8, f: impl FnOnce() -> R) -> (Option<R>, bool) {
+    ARMED.set(Some((hook, skip)));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    let fired = ARMED.take().is_none();
+    assert_eq!(fired, result.is_err(), "only the armed hook panics");
+    (result.ok(), fired)
+}
+
+/// A field whose blank value, reset and clone are hooks.
+#[derive(Default, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Trap(pub(crate) u8);
+
+impl Reset for Trap {
+    fn reset(&mut self) {
+        hook(Hook::PlainReset);
+        self.0 = 0;
+    }
+
+    fn blank() -> Self {
+        hook(Hook::Default);
+        Trap(0)
+    }
+}
+
+impl Clone for Trap {
+    fn clone(&self) -> Self {
+        hook(Hook::Clone);
+        Trap(self.0)
+    }
+}
+
+/// A value whose `Drop` is a hook.
+#[derive(Default, Clone, PartialEq, Eq, Debug)]
+pub(crate) struct Fuse;
+
+impl Drop for Fuse {
+    fn drop(&mut self) {
+        hook(Hook::Drop);
+    }
+}
+
+/// The `reset_with` of the objects' `mark`: a hook.
+pub(crate) fn reset_mark(mark: &mut u64) {
+    hook(Hook::ResetWith);
+    *mark = 0;
 }
 
 impl Op {
     pub(crate) fn decode(kind: u8, a: u16, b: u16) -> Self {
         let (a64, b64) = (u64::from(a), u64::from(b));
-        match kind % 20 {
+        match kind % 24 {
             0..=4 => Op::Create { id: a64 },
             5 | 6 => Op::Get { pick: a.into() },
             7 => Op::Modify {
@@ -89,16 +239,28 @@ impl Op {
                 a: a.into(),
                 b: b.into(),
             },
-            _ => Op::Foreign {
+            18 | 19 => Op::Foreign {
                 pick: a.into(),
                 leased: b.is_multiple_of(2),
             },
+            20..=22 => Op::Trap {
+                hook: HOOKS[usize::from(a) % HOOKS.len()],
+                entry: ENTRIES[usize::from(b) % ENTRIES.len()],
+                skip: (a >> 8) as u8 % 3,
+                pick: usize::from(b >> 8),
+            },
+            // Saving is slow next to the rest: one step in 96.
+            _ if b.is_multiple_of(4) => Op::Save {
+                seed: a,
+                mutations: (b / 4 % 4) as u8,
+            },
+            _ => Op::Get { pick: a.into() },
         }
     }
 }
 
 /// What the objects of every pool under test hold.
-pub(crate) trait Object: Pooled + Clone {
+pub(crate) trait Object: Pooled + Clone + Serialize + DeserializeOwned {
     /// Sets the object up as `id`, holding a clone of `held`.
     fn fill(&mut self, id: u64, held: &Rc<()>);
     /// Makes the object `id`, keeping what it holds.
@@ -110,6 +272,7 @@ pub(crate) trait Object: Pooled + Clone {
 
 /// The importance `evict_by` ranks objects by: their id.
 pub(crate) fn rank<O: Object>(object: &O) -> TotalOrder<f64> {
+    hook(Hook::Measure);
     #[expect(clippy::cast_precision_loss, reason = "ids are below 2^16")]
     TotalOrder(object.id() as f64)
 }
@@ -223,19 +386,29 @@ fn live_objects<T: Object, S, B: Storage>(pool: &Pool<T, S, B>) -> Vec<(Handle<T
 #[macro_export]
 macro_rules! object {
     ($object:ident, [$($attr:tt)*]) => {
-        #[derive(pooling::Pooled, Clone)]
+        #[derive(pooling::Pooled, Clone, serde::Serialize, serde::Deserialize)]
         #[pool($($attr)*)]
         pub(crate) struct $object {
             id: u64,
             tag: Vec<u64>,
+            #[serde(skip)]
             held: Option<std::rc::Rc<()>>,
+            trap: $crate::model::Trap,
+            #[pool(reset_with = $crate::model::reset_mark)]
+            mark: u64,
+            #[serde(skip)]
+            fuses: Vec<$crate::model::Fuse>,
         }
 
         impl $crate::model::Object for $object {
             fn fill(&mut self, id: u64, held: &std::rc::Rc<()>) {
+                $crate::model::hook($crate::model::Hook::Init);
                 self.id = id;
                 self.tag.push(id);
                 self.held = Some(std::rc::Rc::clone(held));
+                self.trap = $crate::model::Trap(1);
+                self.mark = id;
+                self.fuses.push($crate::model::Fuse);
             }
 
             fn refill(&mut self, id: u64) {
@@ -256,7 +429,7 @@ macro_rules! object {
 }
 
 /// Panic messages the model causes on purpose, and catches.
-const EXPECTED_PANICS: [&str; 2] = ["init panics on purpose", "is full: all"];
+const EXPECTED_PANICS: [&str; 2] = ["panics on purpose", "is full: all"];
 
 /// Silences the panics the model causes on purpose; any other goes to the hook there was (a
 /// failing assertion must still be reported, and the fuzzer's hook must still abort).
@@ -289,9 +462,15 @@ struct Model<T> {
     held: Rc<()>,
     /// The most objects in use at once so far, live or lent: what `high_water` must be.
     peak: usize,
+    /// Live objects whose reset panicked half way (they stay live): their contents are not
+    /// checked.
+    tainted: HashSet<Handle<T>>,
 }
 
 const DEAD_KEPT: usize = 64;
+
+/// Steps between full walks of the pool's books (`check_consistency`).
+const CONSISTENCY_EVERY: usize = 8;
 
 impl<T> Model<T> {
     /// A live handle three times in four, else a released or foreign one.
@@ -315,6 +494,7 @@ impl<T> Model<T> {
 
     fn bury(&mut self, handle: Handle<T>) {
         self.live.remove(&handle);
+        self.tainted.remove(&handle);
         self.dead.push_back(handle);
         if self.dead.len() > DEAD_KEPT {
             self.dead.pop_front();
@@ -363,6 +543,7 @@ impl<const N: usize, const W: usize> Build for Inline<N, W> {
 pub(crate) fn run<T: Object>(ops: &[Op])
 where
     T::Strategy: Strategy<T, Heap>,
+    Pool<T, T::Strategy>: Serialize + DeserializeOwned,
 {
     run_in::<T, Heap>(ops);
 }
@@ -371,6 +552,7 @@ where
 pub(crate) fn run_in<T: Object, B: Build>(ops: &[Op])
 where
     T::Strategy: Strategy<T, B>,
+    Pool<T, T::Strategy, B>: Serialize + DeserializeOwned,
 {
     quiet_panics();
     let elsewhere = Rc::new(());
@@ -386,6 +568,7 @@ where
         foreign,
         held: Rc::new(()),
         peak: 0,
+        tainted: HashSet::new(),
     };
     for (step, op) in ops.iter().enumerate() {
         apply(&mut pool, &mut model, *op);
@@ -393,6 +576,12 @@ where
         check(&pool, &model).unwrap_or_else(|problem| {
             panic!("after step {step} ({op:?}): {problem}");
         });
+        // The full walk is O(capacity): every few steps, and after every trapped one (in
+        // `trap`).
+        if step % CONSISTENCY_EVERY == 0 || step + 1 == ops.len() {
+            pool.check_consistency()
+                .unwrap_or_else(|problem| panic!("after step {step} ({op:?}): {problem}"));
+        }
     }
     drop(pool);
     assert_eq!(
@@ -408,8 +597,29 @@ fn apply<T: Object, S: Strategy<T, B>, B: Storage>(
     pool: &mut Pool<T, S, B>,
     model: &mut Model<T>,
     op: Op,
+) where
+    Pool<T, S, B>: Serialize + DeserializeOwned,
+{
+    match op {
+        Op::Trap {
+            hook,
+            entry,
+            skip,
+            pick,
+        } => trap(pool, model, hook, entry, skip, pick),
+        Op::Save { seed, mutations } => saves(pool, model, seed, mutations),
+        _ => apply_untrapped(pool, model, op),
+    }
+}
+
+/// The steps that run no hook on purpose.
+fn apply_untrapped<T: Object, S: Strategy<T, B>, B: Storage>(
+    pool: &mut Pool<T, S, B>,
+    model: &mut Model<T>,
+    op: Op,
 ) {
     match op {
+        Op::Trap { .. } | Op::Save { .. } => unreachable!("applied by `apply`"),
         Op::Create { id } => create(pool, model, id),
         Op::Get { pick } => {
             if let Some(handle) = model.pick(pick) {
@@ -420,7 +630,7 @@ fn apply<T: Object, S: Strategy<T, B>, B: Storage>(
             }
         }
         Op::Modify { pick, id } => {
-            if let Some(handle) = model.pick(pick) {
+            if let Some(handle) = model.pick(pick).filter(|h| !model.tainted.contains(h)) {
                 match (pool.get_mut(handle), model.live.get_mut(&handle)) {
                     (Some(object), Some(known)) => {
                         object.refill(id);
@@ -487,6 +697,7 @@ fn apply<T: Object, S: Strategy<T, B>, B: Storage>(
         }
         Op::Snapshot => {
             let copy = pool.clone();
+            copy.check_consistency().expect("a clone's books");
             assert_eq!(copy.stats(), pool.stats(), "a clone's stats");
             *pool = copy;
         }
@@ -583,7 +794,8 @@ fn lease<T: Object, S: Strategy<T, B>, B: Storage>(
             "iteration skips leases"
         );
         for (handle, id) in &model.live {
-            assert!(pool.get(*handle).is_some_and(|o| o.is(*id)));
+            let tainted = model.tainted.contains(handle);
+            assert!(pool.get(*handle).is_some_and(|o| tainted || o.is(*id)));
         }
         for (i, lease) in leases.into_iter().enumerate() {
             assert!(lease.is(9000 + i as u64));
@@ -626,6 +838,7 @@ fn check<T: Object, S, B: Storage>(pool: &Pool<T, S, B>, model: &Model<T>) -> Re
     }
     for (handle, id) in &model.live {
         match pool.get(*handle) {
+            Some(_) if model.tainted.contains(handle) => {}
             Some(object) if object.is(*id) => {}
             Some(_) => return Err(format!("{handle:?} is not object {id} any more")),
             None => return Err(format!("{handle:?} (object {id}) is unreachable")),
@@ -641,16 +854,440 @@ fn check<T: Object, S, B: Storage>(pool: &Pool<T, S, B>, model: &Model<T>) -> Re
             return Err(format!("the foreign {handle:?} reaches an object"));
         }
     }
-    let iterated: HashSet<_> = live_objects(pool).into_iter().collect();
-    let known: HashSet<_> = model.live.iter().map(|(h, id)| (*h, *id)).collect();
+    let iterated: HashSet<_> = (live_objects(pool).into_iter())
+        .filter(|(h, _)| !model.tainted.contains(h))
+        .collect();
+    let known: HashSet<_> = (model.live.iter())
+        .filter(|(h, _)| !model.tainted.contains(*h))
+        .map(|(h, id)| (*h, *id))
+        .collect();
     if iterated != known {
         return Err(format!("iteration {iterated:?} but the model {known:?}"));
     }
-    if Rc::strong_count(&model.held) != 1 + live {
+    let tainted = model.tainted.len();
+    let held = Rc::strong_count(&model.held) - 1;
+    if held < live - tainted || held > live {
         return Err(format!(
             "{} references held by {live} live objects",
             Rc::strong_count(&model.held) - 1
         ));
+    }
+    Ok(())
+}
+
+/// Runs `entry` with `hook` armed, then learns what the pool kept: a step whose hook did not
+/// fire is checked as it would be untrapped; one whose hook fired may have happened or not,
+/// and only what the entry point may change did. Objects whose reset panicked stay live,
+/// tainted.
+fn trap<T: Object, S: Strategy<T, B>, B: Storage>(
+    pool: &mut Pool<T, S, B>,
+    model: &mut Model<T>,
+    hook: Hook,
+    entry: Entry,
+    skip: u8,
+    pick: usize,
+) {
+    let before = pool.stats();
+    let held = Rc::clone(&model.held);
+    let handle = model.pick(pick);
+    let evicts = matches!(entry, Entry::Create) && pool.is_full() && S::victim(pool).is_some();
+    let (outcome, fired) = trapped(hook, skip, || match entry {
+        Entry::Create => match S::create(pool, 7000, &held) {
+            Created::Live(handle) => Some(handle),
+            Created::Full | Created::Panicked => None,
+        },
+        Entry::TryCreate => pool.try_create(|o| o.fill(7001, &held)).ok(),
+        Entry::Acquire => {
+            drop(S::acquire(pool, 7002, &held));
+            None
+        }
+        Entry::AcquireKeep => S::acquire(pool, 7003, &held).ok().map(Lease::into_handle),
+        Entry::Release | Entry::GuardDrop => {
+            if let Some(handle) = handle {
+                let _ = pool.release(handle);
+            }
+            None
+        }
+        Entry::ReleaseAll => {
+            pool.release_all();
+            None
+        }
+        Entry::Retain => {
+            pool.retain(|o| o.id() % 3 != 0);
+            None
+        }
+        Entry::Shrink => {
+            S::shrink(pool);
+            None
+        }
+        Entry::Snapshot => {
+            let copy = pool.clone();
+            copy.check_consistency().expect("a clone's books");
+            *pool = copy;
+            None
+        }
+    });
+    pool.check_consistency()
+        .unwrap_or_else(|why| panic!("after {hook:?} #{skip} in {entry:?} (fired {fired}): {why}"));
+    let may_release = evicts
+        || matches!(
+            entry,
+            Entry::Release | Entry::GuardDrop | Entry::ReleaseAll | Entry::Retain
+        );
+    let may_adopt = fired && matches!(entry, Entry::Acquire | Entry::AcquireKeep);
+    let created = outcome.flatten();
+    let now: HashMap<Handle<T>, u64> = live_objects(pool).into_iter().collect();
+    for (handle, id) in model.live.clone() {
+        match now.get(&handle) {
+            None => {
+                assert!(may_release, "{entry:?} with {hook:?}: {handle:?} went");
+                model.bury(handle);
+            }
+            Some(_) if model.tainted.contains(&handle) => {}
+            Some(_) => {
+                if !pool.get(handle).is_some_and(|o| o.is(id)) {
+                    assert!(
+                        fired && may_release,
+                        "{entry:?} with {hook:?}: {handle:?} changed"
+                    );
+                    model.tainted.insert(handle);
+                }
+            }
+        }
+    }
+    for (&handle, &id) in &now {
+        if model.live.contains_key(&handle) {
+            continue;
+        }
+        if Some(handle) == created {
+            model.live.insert(handle, id);
+            assert!(
+                pool.get(handle).is_some_and(|o| o.is(id)),
+                "{entry:?} made {handle:?}"
+            );
+        } else {
+            assert!(may_adopt, "{entry:?} with {hook:?}: {handle:?} appeared");
+            // A lease whose reset panicked as it dropped: its object stays, live.
+            model.live.insert(handle, id);
+            model.tainted.insert(handle);
+        }
+    }
+    let stats = pool.stats();
+    assert!(stats.high_water >= model.peak, "high water fell: {stats:?}");
+    assert!(
+        stats.high_water <= model.peak.max(before.live + 1),
+        "high water past the objects in use: {stats:?}"
+    );
+    model.peak = stats.high_water;
+    if fired {
+        assert_eq!(stats.failed, before.failed, "a panic is not a refusal");
+    }
+}
+
+/// Saves the pool, loads it back and compares; loads mutated saves, each refused or whole.
+fn saves<T: Object, S, B: Storage>(pool: &Pool<T, S, B>, model: &Model<T>, seed: u16, mutations: u8)
+where
+    Pool<T, S, B>: Serialize + DeserializeOwned,
+{
+    let json = serde_json::to_vec(pool).expect("a pool saves");
+    let bytes = postcard::to_allocvec(pool).expect("a pool saves");
+    let loaded: Pool<T, S, B> = serde_json::from_slice(&json).expect("a save loads");
+    let again: Pool<T, S, B> = postcard::from_bytes(&bytes).expect("a save loads");
+    for copy in [&loaded, &again] {
+        copy.check_consistency().expect("a loaded pool's books");
+        assert_eq!(copy.stats(), pool.stats(), "a loaded pool's stats");
+        for (handle, id) in &model.live {
+            assert_eq!(
+                copy.get(*handle).map(Object::id),
+                Some(*id),
+                "{handle:?} loaded"
+            );
+        }
+        for handle in &model.dead {
+            assert!(
+                !copy.contains(*handle),
+                "the released {handle:?} loaded live"
+            );
+        }
+    }
+    let mut rng = fastrand::Rng::with_seed(u64::from(seed));
+    for round in 0..mutations {
+        let json_round = round % 2 == 0;
+        let mut save = if json_round {
+            json.clone()
+        } else {
+            bytes.clone()
+        };
+        mutate(&mut rng, &mut save);
+        let result = if json_round {
+            serde_json::from_slice::<Pool<T, S, B>>(&save).ok()
+        } else {
+            postcard::from_bytes::<Pool<T, S, B>>(&save).ok()
+        };
+        if let Some(mut mutant) = result {
+            mutant
+                .check_consistency()
+                .unwrap_or_else(|why| panic!("a mutated save loaded broken: {why}"));
+            let held = Rc::new(());
+            let _ = (0..4)
+                .map_while(|i| mutant.try_create(|o| o.fill(i, &held)).ok())
+                .count();
+            mutant.check_consistency().expect("after creates");
+            mutant.release_all();
+            mutant.check_consistency().expect("after release_all");
+        }
+    }
+}
+
+/// One random edit of a save: a bit flipped, a byte replaced, dropped or repeated, or a cut.
+pub(crate) fn mutate(rng: &mut fastrand::Rng, bytes: &mut Vec<u8>) {
+    if bytes.is_empty() {
+        return;
+    }
+    let at = rng.usize(..bytes.len());
+    match rng.u8(..5) {
+        0 => bytes[at] ^= 1 << rng.u8(..8),
+        1 => bytes[at] = rng.u8(..),
+        2 => bytes.truncate(at),
+        3 => {
+            bytes.remove(at);
+        }
+        _ => {
+            let byte = bytes[rng.usize(..bytes.len())];
+            bytes.insert(at, byte);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sync pool, single-threaded, against the same model.
+
+/// Runs `ops` on a `SyncPool<T>` that fails when full, and the model, checking them after every
+/// step. Steps a sync pool has no counterpart for (clones, saves, shrinking, disjoint borrows)
+/// are skipped.
+pub(crate) fn run_sync<T: Object>(ops: &[Op], capacity: usize) {
+    quiet_panics();
+    let elsewhere = Rc::new(());
+    let other = SyncPool::<T, Fail>::with_capacity(capacity);
+    let foreign: Vec<_> = (0..6)
+        .filter_map(|id| other.create(|o| o.fill(id, &elsewhere)).ok())
+        .collect();
+    let mut pool = SyncPool::<T, Fail>::with_capacity(capacity);
+    let mut model: Model<T> = Model {
+        live: HashMap::new(),
+        dead: VecDeque::new(),
+        foreign,
+        held: Rc::new(()),
+        peak: 0,
+        tainted: HashSet::new(),
+    };
+    for (step, op) in ops.iter().enumerate() {
+        apply_sync(&mut pool, &mut model, *op);
+        check_sync(&pool, &model).unwrap_or_else(|problem| {
+            panic!("sync, after step {step} ({op:?}): {problem}");
+        });
+        if step % CONSISTENCY_EVERY == 0 || step + 1 == ops.len() {
+            pool.check_consistency()
+                .unwrap_or_else(|problem| panic!("sync, after step {step} ({op:?}): {problem}"));
+        }
+    }
+    drop(pool);
+    assert_eq!(
+        Rc::strong_count(&model.held),
+        1,
+        "dropping the pool dropped everything"
+    );
+    drop(other);
+    assert_eq!(Rc::strong_count(&elsewhere), 1);
+}
+
+fn apply_sync<T: Object>(pool: &mut SyncPool<T, Fail>, model: &mut Model<T>, op: Op) {
+    match op {
+        Op::Create { id } => {
+            let full = pool.stats().free == 0;
+            match pool.create(|o| o.fill(id, &model.held)) {
+                Ok(handle) => {
+                    assert!(model.live.insert(handle, id).is_none(), "{handle:?} twice");
+                }
+                Err(_) => assert!(full, "create refused a pool with room"),
+            }
+        }
+        Op::Get { pick } => {
+            if let Some(handle) = model.pick(pick) {
+                let expected = model.live.get(&handle).copied();
+                assert_eq!(
+                    pool.get(handle).map(|o| o.id()),
+                    expected,
+                    "get({handle:?})"
+                );
+                assert_eq!(pool.contains(handle), expected.is_some());
+            }
+        }
+        Op::Modify { pick, id } => {
+            if let Some(handle) = model.pick(pick) {
+                let known = model.live.get_mut(&handle);
+                assert_eq!(pool.get_mut(handle).is_some(), known.is_some(), "get_mut");
+                if let (Some(object), Some(known)) = (pool.get_mut(handle), known) {
+                    object.refill(id);
+                    *known = id;
+                }
+            }
+        }
+        Op::Release { pick } | Op::Foreign { pick, .. } => {
+            let handle = if let Op::Foreign { .. } = op {
+                Some(model.foreign[pick % model.foreign.len()])
+            } else {
+                model.pick(pick)
+            };
+            if let Some(handle) = handle {
+                let live = model.live.contains_key(&handle);
+                assert_eq!(pool.release(handle).is_ok(), live, "release({handle:?})");
+                if live {
+                    model.bury(handle);
+                }
+                assert!(pool.release(handle).is_err());
+            }
+        }
+        Op::Retain { modulus } => {
+            let gone: Vec<_> = (model.live.iter())
+                .filter(|&(_, id)| id % modulus == 0)
+                .map(|(h, _)| *h)
+                .collect();
+            for handle in gone {
+                pool.release(handle).expect("live");
+                model.bury(handle);
+            }
+        }
+        Op::ReleaseAll => {
+            let gone: Vec<_> = model.live.keys().copied().collect();
+            for handle in gone {
+                pool.release(handle).expect("live");
+                model.bury(handle);
+            }
+        }
+        Op::Lease { count, keep } => {
+            let leases: Vec<_> = (0..count)
+                .map_while(|i| {
+                    pool.try_acquire(|o| o.fill(9000 + i as u64, &model.held))
+                        .ok()
+                })
+                .collect();
+            assert_eq!(pool.stats().leased, leases.len());
+            for (i, lease) in leases.into_iter().enumerate() {
+                assert!(lease.is(9000 + i as u64));
+                if i % keep == 0 {
+                    let id = lease.id();
+                    model.live.insert(lease.into_handle(), id);
+                }
+            }
+        }
+        Op::PanicInInit { id } => {
+            let full = pool.stats().free == 0;
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                pool.try_create(|o| {
+                    o.fill(id, &model.held);
+                    panic!("init panics on purpose");
+                })
+            }));
+            assert!(full || result.is_err());
+        }
+        Op::Trap {
+            hook,
+            entry,
+            skip,
+            pick,
+        } => trap_sync(pool, model, hook, entry, skip, pick),
+        Op::Shrink | Op::Snapshot | Op::Disjoint { .. } | Op::Save { .. } => {}
+    }
+}
+
+/// [`trap`] for the sync pool: an object whose reset panics is retired, not kept live.
+fn trap_sync<T: Object>(
+    pool: &SyncPool<T, Fail>,
+    model: &mut Model<T>,
+    hook: Hook,
+    entry: Entry,
+    skip: u8,
+    pick: usize,
+) {
+    let handle = model.pick(pick).filter(|h| model.live.contains_key(h));
+    let held = Rc::clone(&model.held);
+    let (outcome, fired) = trapped(hook, skip, || match entry {
+        Entry::Create | Entry::TryCreate => pool.create(|o| o.fill(7000, &held)).ok(),
+        Entry::Acquire => {
+            drop(pool.acquire(|o| o.fill(7002, &held)));
+            None
+        }
+        Entry::AcquireKeep => pool
+            .acquire(|o| o.fill(7003, &held))
+            .ok()
+            .map(pooling::SyncLease::into_handle),
+        Entry::Release | Entry::ReleaseAll | Entry::Retain | Entry::Shrink | Entry::Snapshot => {
+            if let Some(handle) = handle {
+                pool.release(handle).expect("live");
+            }
+            None
+        }
+        Entry::GuardDrop => {
+            if let Some(handle) = handle {
+                let guard = pool.get(handle).expect("live");
+                pool.release(handle).expect("live");
+                drop(guard);
+            }
+            None
+        }
+    });
+    pool.check_consistency().unwrap_or_else(|why| {
+        panic!("sync, after {hook:?} #{skip} in {entry:?} (fired {fired}): {why}")
+    });
+    if let Some(handle) = handle
+        && !matches!(
+            entry,
+            Entry::Create | Entry::TryCreate | Entry::Acquire | Entry::AcquireKeep
+        )
+    {
+        // Released before any hook ran: gone, whether its reset panicked (retired) or not.
+        assert!(
+            !pool.contains(handle),
+            "{handle:?} still live after release"
+        );
+        model.bury(handle);
+    }
+    if let Some(handle) = outcome.flatten() {
+        let id = pool.get(handle).expect("just made live").id();
+        model.live.insert(handle, id);
+    }
+}
+
+fn check_sync<T: Object>(pool: &SyncPool<T, Fail>, model: &Model<T>) -> Result<(), String> {
+    let stats = pool.stats();
+    let live = model.live.len();
+    if pool.len() != live || stats.live != live || stats.leased != 0 {
+        return Err(format!(
+            "len {} / stats {stats:?} / model {live}",
+            pool.len()
+        ));
+    }
+    if stats.live + stats.free + stats.retired != stats.capacity {
+        return Err(format!("slots do not add up: {stats:?}"));
+    }
+    if stats.created != stats.released + live as u64 {
+        return Err(format!("objects do not add up: {stats:?}"));
+    }
+    for (handle, id) in &model.live {
+        if !pool.get(*handle).is_some_and(|o| o.is(*id)) {
+            return Err(format!("{handle:?} is not object {id}"));
+        }
+    }
+    for handle in model.dead.iter().chain(&model.foreign) {
+        if pool.get(*handle).is_some() || pool.contains(*handle) {
+            return Err(format!("the gone {handle:?} reaches an object"));
+        }
+    }
+    // Objects whose reset panicked are retired, perhaps still holding their reference.
+    let held = Rc::strong_count(&model.held) - 1;
+    if held < live || held > live + stats.retired {
+        return Err(format!("{held} references held by {live} live objects"));
     }
     Ok(())
 }

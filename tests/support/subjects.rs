@@ -22,18 +22,20 @@ object!(
 /// Objects of two shapes, both owning a buffer and a reference: release resets a `Bullet` (the
 /// blank variant) in place and replaces a `Missile` with a blank `Bullet`. Even ids are bullets,
 /// odd ids missiles.
-#[derive(pooling::Pooled, Clone)]
+#[derive(pooling::Pooled, Clone, serde::Serialize, serde::Deserialize)]
 #[pool(size = 4, on_full = grow, max = 12)]
 pub(crate) enum Shot {
     #[pool(blank)]
     Bullet {
         id: u64,
         tag: Vec<u64>,
+        #[serde(skip)]
         held: Option<std::rc::Rc<()>>,
     },
     Missile {
         id: u64,
         trail: Vec<u64>,
+        #[serde(skip)]
         held: std::rc::Rc<()>,
     },
 }
@@ -58,6 +60,7 @@ impl Shot {
 
 impl crate::model::Object for Shot {
     fn fill(&mut self, id: u64, held: &std::rc::Rc<()>) {
+        crate::model::hook(crate::model::Hook::Init);
         match self {
             // A bullet is filled in place, so its buffer's kept capacity is used.
             Shot::Bullet {

@@ -144,6 +144,13 @@ impl<T> Slots<T> for HeapSlots<T> {
         }
     }
 
+    fn check_layout(&self) -> Result<(), &'static str> {
+        if self.first.base() != 0 {
+            return Err("a first chunk not at index 0");
+        }
+        self.grown.check(self.offset)
+    }
+
     #[cfg(test)]
     fn version_of(&self, relative: u32) -> u32 {
         self.offset.wrapping_add(relative)

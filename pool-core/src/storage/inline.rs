@@ -230,15 +230,25 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
     fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
         let mut copy = Self::new();
         copy.offset.set(self.offset.get());
-        for (to, from) in copy.words.iter().zip(&self.words) {
-            to.set(from.get());
-        }
         for (index, here) in self.built().iter().enumerate() {
-            copy.slots.get_mut()[index].write(slot(index, here));
+            let made = slot(index, here);
+            // Each bit from the slot made, as it is made: `slot` runs user code that may change
+            // this pool's slots and bits meanwhile.
+            if made.is_live() {
+                Bit::new(&copy.words, index).set();
+            }
+            copy.slots.get_mut()[index].write(made);
             // One at a time, so that if `slot` panics the copy drops what it built.
             copy.built.set(index + 1);
         }
         copy
+    }
+
+    fn check_layout(&self) -> Result<(), &'static str> {
+        if self.built.get() > N {
+            return Err("more slots built than an inline pool holds");
+        }
+        Ok(())
     }
 
     #[cfg(test)]

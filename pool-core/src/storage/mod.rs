@@ -127,6 +127,10 @@ pub trait Slots<T>: Sized {
     /// the slot here: handles into this storage are good in the copy.
     fn map_slots(&self, slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self;
 
+    /// Whether the layout is one the pool could have reached (a grown chunk where its position
+    /// puts it, version floors even and below retirement); what is wrong if not.
+    fn check_layout(&self) -> Result<(), &'static str>;
+
     /// A version counted from the pool's offset, as the slots keep it.
     #[cfg(test)]
     fn version_of(&self, relative: u32) -> u32;

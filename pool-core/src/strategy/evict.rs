@@ -1,3 +1,5 @@
+use crate::pooled::blank;
+use crate::storage::Slots;
 use crate::{Evictable, Handle, Lease, Pool, PoolFull, Storage};
 
 /// A full pool evicts the live object its `evict_by` measure ranks lowest, and reuses its slot:
@@ -60,11 +62,9 @@ impl<T: Evictable, B: Storage> Pool<T, Evict, B> {
     #[doc(alias = "insert_with_key")]
     #[inline]
     pub fn create_with_handle(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Handle<T> {
-        if self.is_full() {
-            self.make_room();
-        }
+        self.make_room();
         let Some(handle) = self.create_in_free_slot(init) else {
-            unreachable!("a slot was just freed");
+            unreachable!("`make_room` left a slot on the free list");
         };
         handle
     }
@@ -120,17 +120,25 @@ impl<T: Evictable, B: Storage> Pool<T, Evict, B> {
         self.try_acquire(init)
     }
 
-    /// Evicts until a slot is free (more than once only if an evicted slot is retired).
-    #[cold]
+    /// Evicts until a slot is on the free list (more than once only if an evicted slot is
+    /// retired); builds one instead where the storage can. Looks at the free list itself, not
+    /// the counts, so that `create_in_free_slot` cannot find it empty after.
+    #[inline]
     fn make_room(&mut self) {
-        while self.is_full() {
-            let Some(victim) = self.victim() else {
-                panic!(
-                    "{} cannot evict: it is full but holds no live object",
-                    T::NAME
-                );
-            };
-            self.evict(victim);
+        while self.free.is_empty() && !self.storage.build_next(&self.free, blank::<T>) {
+            self.evict_one();
         }
+    }
+
+    /// Evicts the victim.
+    #[cold]
+    fn evict_one(&mut self) {
+        let Some(victim) = self.victim() else {
+            panic!(
+                "{} cannot evict: it is full but holds no live object",
+                T::NAME
+            );
+        };
+        self.evict(victim);
     }
 }

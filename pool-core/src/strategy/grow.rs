@@ -77,7 +77,9 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     }
 
     /// Lends a blank object, set up by `init`, through `&self`, adding a chunk of slots when
-    /// the pool is full; it comes back, reset, when the [`Lease`] drops.
+    /// the pool is full; it comes back, reset, when the [`Lease`] drops. An `acquire` from
+    /// `init` counts the slot in hand as in use, so it grows the pool when that slot was the
+    /// last.
     ///
     /// ```
     /// # use pooling::Pooled;

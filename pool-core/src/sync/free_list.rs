@@ -88,6 +88,11 @@ impl FreeList {
         }
     }
 
+    /// The index of the top slot, `NIL` when the stack is empty (a snapshot, for checks).
+    pub(crate) fn top(&self) -> u32 {
+        index(self.head.load(Ordering::Acquire))
+    }
+
     /// Whether the head is still `seen`, a word [`pop`](FreeList::pop) found empty: then no
     /// slot was pushed in between, as every push moves the tag on. Acquire: a thread whose
     /// push or pop this thread has seen elsewhere is seen here too.

@@ -454,6 +454,18 @@ impl<T: Pooled, S> SyncPool<T, S> {
         }
     }
 
+    /// Walks every slot, free list and count, and says what disagrees with what: a slot lost
+    /// (free but on no list), on a list twice or while in use, a version whose parity is not
+    /// its state's, counts that do not add up. For tests and fuzzers, with no other thread
+    /// working on the pool; O(capacity), and it allocates.
+    ///
+    /// # Errors
+    /// The first inconsistency found, described.
+    #[doc(hidden)]
+    pub fn check_consistency(&self) -> Result<(), alloc::string::String> {
+        self.slots.check().map_err(alloc::string::String::from)
+    }
+
     /// Fills a free slot and makes it live; `None` when no slot is free.
     #[inline]
     pub(crate) fn create_in_free_slot(

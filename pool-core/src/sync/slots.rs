@@ -165,7 +165,11 @@ impl<T: Pooled> Slots<T> {
             // SAFETY: the slot was just taken off the free list, so this thread owns it (see
             // `Slot`): no other reference to the object exists.
             let value = unsafe { object.deref() };
+            // A reset that panics leaves the plain data half reset, which the next take resets
+            // again: the slot goes back as it is.
+            let untake = scopeguard::guard((), |()| self.untake(index));
             value.reset_at_reuse();
+            ScopeGuard::into_inner(untake);
             let mut value = scopeguard::guard(value, |value| {
                 value.reset_at_release();
                 self.untake(index);
@@ -339,6 +343,65 @@ impl<T: Pooled> Slots<T> {
     #[inline]
     pub(crate) fn drop_guard(&self, index: u32) -> bool {
         self.all[index as usize].life.drop_guard()
+    }
+
+    /// Walks every slot, free list and count (see `SyncPool::check_consistency`); with no other
+    /// thread working on the pool.
+    pub(crate) fn check(&self) -> Result<(), &'static str> {
+        let offset = self.retired_at.wrapping_add(2);
+        let fresh = self.fresh.load(Ordering::Relaxed) as usize;
+        if fresh > self.all.len() {
+            return Err("a first fresh slot past the pool's slots");
+        }
+        let mut listed = alloc::vec![false; self.all.len()];
+        for shard in &*self.shards {
+            let mut index = shard.top();
+            while index != NIL {
+                let at = index as usize;
+                let slot = self
+                    .all
+                    .get(at)
+                    .ok_or("a free-list entry past the pool's slots")?;
+                if at >= fresh {
+                    return Err("a fresh slot on a free list");
+                }
+                if core::mem::replace(&mut listed[at], true) {
+                    return Err("a slot twice on the free lists (or a cycle)");
+                }
+                if slot.life.phase() != Phase::Free {
+                    return Err("a slot on a free list that is not free");
+                }
+                index = slot.next.load(Ordering::Relaxed);
+            }
+        }
+        let (mut in_use, mut created, mut released) = (0u64, 0u64, 0u64);
+        for (at, slot) in self.all.iter().enumerate() {
+            let phase = slot.life.phase();
+            let version = slot.life.version();
+            if (phase == Phase::Live) != (version % 2 == 1) {
+                return Err("a slot whose version's parity is not its phase's");
+            }
+            if version.wrapping_sub(offset) > self.retired_at.wrapping_sub(offset) {
+                return Err("a slot past the version at which it retires");
+            }
+            let free = listed[at] || at >= fresh;
+            match phase {
+                Phase::Free if !free => return Err("a free slot on no free list: lost"),
+                Phase::Free if version == self.retired_at => {
+                    return Err("a free slot at the retired version");
+                }
+                Phase::Free => {}
+                _ if free => return Err("a slot in use or retired on a free list or fresh"),
+                Phase::Live | Phase::Lent | Phase::Releasing => in_use += 1,
+                Phase::Retired => {}
+            }
+            created += slot.counts.created();
+            released += slot.counts.released();
+        }
+        if created.checked_sub(released) != Some(in_use) {
+            return Err("objects created less objects released is not the number in use");
+        }
+        Ok(())
     }
 
     /// Moves free slot `index` to version `relative`, counted from the pool's offset.

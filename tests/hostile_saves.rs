@@ -1,0 +1,405 @@
+//! Saves as untrusted input: each test edits a valid save (JSON) into one a pool could never
+//! have written, and the load is a serde error saying what is wrong, never a panic nor a pool
+//! whose books a safe call could not have reached.
+
+use pooling::{Handle, Pooled};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+#[derive(Pooled, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[pool(size = 8)]
+struct Enemy {
+    health: i32,
+}
+
+#[derive(Pooled, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[pool(size = 2, on_full = grow, max = 64)]
+struct Spark {
+    heat: u32,
+}
+
+#[derive(Pooled, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[pool(size = 8, storage = inline)]
+struct Packet {
+    len: u16,
+}
+
+/// An enemy pool with live, released and never-used slots.
+fn enemies() -> Value {
+    let mut pool = EnemyPool::new();
+    let handles: Vec<_> = (0..5)
+        .map(|i| pool.create(|e| e.health = i).unwrap())
+        .collect();
+    pool.release(handles[1]).unwrap();
+    pool.release(handles[3]).unwrap();
+    serde_json::to_value(&pool).unwrap()
+}
+
+/// A spark pool that grew twice, then gave its last chunk back: positions with chunks and
+/// version floors.
+fn sparks() -> Value {
+    let mut pool = SparkPool::new();
+    let handles: Vec<_> = (0..15)
+        .map(|i| pool.create(|s| s.heat = i).unwrap())
+        .collect();
+    for &h in &handles[8..] {
+        pool.release(h).unwrap();
+    }
+    pool.release(handles[5]).unwrap();
+    assert_eq!(pool.shrink(), 8);
+    pool.check_consistency().unwrap();
+    serde_json::to_value(&pool).unwrap()
+}
+
+/// An inline pool with two slots built, one live.
+fn packets() -> Value {
+    let mut pool = PacketPool::new();
+    let a = pool.create(|p| p.len = 1).unwrap();
+    pool.create(|p| p.len = 2).unwrap();
+    pool.release(a).unwrap();
+    serde_json::to_value(&pool).unwrap()
+}
+
+/// Loads `save` edited by `edit` as a `P`, and asserts the error names `why`.
+fn refused<P: for<'de> Deserialize<'de>>(save: &Value, edit: impl FnOnce(&mut Value), why: &str) {
+    let mut bad = save.clone();
+    edit(&mut bad);
+    let text = bad.to_string();
+    let Err(error) = serde_json::from_str::<P>(&text) else {
+        panic!("loaded, though it should have been refused for {why:?}: {text}");
+    };
+    assert!(error.to_string().contains(why), "{why:?} not in {error}");
+}
+
+#[test]
+fn the_saves_these_tests_edit_load_whole() {
+    let pool: EnemyPool = serde_json::from_value(enemies()).unwrap();
+    pool.check_consistency().unwrap();
+    let mut pool: SparkPool = serde_json::from_value(sparks()).unwrap();
+    pool.check_consistency().unwrap();
+    for _ in 0..20 {
+        pool.create(|_| {}).unwrap();
+    }
+    pool.check_consistency().unwrap();
+    let pool: PacketPool = serde_json::from_value(packets()).unwrap();
+    pool.check_consistency().unwrap();
+}
+
+/// The probe of issue 21: with an odd offset, slots built after the load start at odd versions,
+/// which read as live while they are free: `get` returned `&T` of a free slot, and `acquire`
+/// then `&mut T` to the same object.
+#[test]
+fn odd_offset_then_prefill_is_refused_at_load() {
+    let mut pool = PacketPool::new();
+    let h = pool.create(|p| p.len = 1).unwrap();
+    pool.release(h).unwrap();
+    let mut save = serde_json::to_value(&pool).unwrap();
+    save["offset"] = json!(1);
+    let text = save.to_string();
+    if let Ok(mut pool) = serde_json::from_str::<PacketPool>(&text) {
+        pool.prefill();
+        let free = Handle::from_bits(1 << 32 | 1).unwrap();
+        assert!(pool.get(free).is_none(), "a free slot read as live");
+        panic!("an odd offset loaded");
+    }
+    refused::<PacketPool>(&save, |_| {}, "an odd offset");
+}
+
+/// The same through growth: a growing pool of no slots, saved with an odd offset, grows its
+/// first chunk at odd versions.
+#[test]
+fn odd_offset_then_growth_is_refused_at_load() {
+    let pool = SparkPool::with_capacity(0);
+    let mut save = serde_json::to_value(&pool).unwrap();
+    save["offset"] = json!(1);
+    if let Ok(mut pool) = serde_json::from_value::<SparkPool>(save.clone()) {
+        let made = pool.create(|s| s.heat = 1).unwrap();
+        let free = Handle::from_bits(1 << 32 | 1).unwrap();
+        assert_ne!(made.index(), 1);
+        assert!(pool.get(free).is_none(), "a free slot read as live");
+        panic!("an odd offset loaded");
+    }
+    refused::<SparkPool>(&save, |_| {}, "an odd offset");
+}
+
+#[test]
+fn odd_offset_on_a_heap_pool() {
+    refused::<EnemyPool>(&enemies(), |s| s["offset"] = json!(7), "an odd offset");
+    refused::<SparkPool>(
+        &sparks(),
+        |s| s["offset"] = json!(u32::MAX),
+        "an odd offset",
+    );
+}
+
+#[test]
+fn odd_version_floor() {
+    refused::<SparkPool>(&sparks(), |s| s["floors"][2] = json!(3), "a version floor");
+}
+
+#[test]
+fn version_floor_at_or_past_the_retired_version() {
+    for floor in [u32::MAX - 1, u32::MAX] {
+        refused::<SparkPool>(
+            &sparks(),
+            |s| s["floors"][5] = json!(floor),
+            "a version floor",
+        );
+    }
+}
+
+#[test]
+fn grown_slot_below_its_floor() {
+    // Position 0 holds a chunk whose slots were used once: a floor above their versions.
+    refused::<SparkPool>(
+        &sparks(),
+        |s| s["floors"][0] = json!(100),
+        "below its position",
+    );
+}
+
+#[test]
+fn live_slot_past_retirement() {
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| {
+            s["versions"][0] = json!(u32::MAX);
+        },
+        "past the version at which a slot retires",
+    );
+}
+
+#[test]
+fn grown_chunk_at_position_64_or_past() {
+    for k in [32u32, 63, 64, 200, u32::MAX] {
+        refused::<SparkPool>(
+            &sparks(),
+            |s| s["grown"][0][0] = json!(k),
+            "past the last position",
+        );
+    }
+}
+
+#[test]
+fn grown_chunks_out_of_order_or_at_one_position() {
+    refused::<SparkPool>(&sparks(), |s| s["grown"][1][0] = json!(0), "position order");
+    refused::<SparkPool>(
+        &sparks(),
+        |s| s["grown"] = json!([[1, 4], [0, 2]]),
+        "position order",
+    );
+}
+
+#[test]
+fn grown_chunk_longer_than_its_position_or_empty() {
+    refused::<SparkPool>(&sparks(), |s| s["grown"][0][1] = json!(3), "or longer");
+    refused::<SparkPool>(&sparks(), |s| s["grown"][0][1] = json!(0), "or longer");
+}
+
+#[test]
+fn positions_without_their_table() {
+    refused::<SparkPool>(
+        &sparks(),
+        |s| s["floors"] = json!([]),
+        "without the positions",
+    );
+    refused::<SparkPool>(
+        &sparks(),
+        |s| s["floors"] = json!([0, 0]),
+        "table of positions",
+    );
+}
+
+#[test]
+fn created_that_would_overflow() {
+    // Live objects still add up: created less released is the live count.
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| {
+            s["created"] = json!(u64::MAX);
+            s["released"] = json!(u64::MAX - 3);
+        },
+        "a count past what a pool reaches",
+    );
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| s["failed"] = json!(u64::MAX),
+        "a count past",
+    );
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| s["evicted"] = json!(1u64 << 63),
+        "a count past",
+    );
+}
+
+#[test]
+fn counts_that_disagree_with_the_slots() {
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| s["created"] = json!(4),
+        "number of live objects",
+    );
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| s["released"] = json!(9),
+        "number of live objects",
+    );
+}
+
+#[test]
+fn high_water_above_the_capacity_of_a_pool_that_never_grew() {
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| {
+            s["high_water"] = json!(9);
+            s["created"] = json!(12);
+            s["released"] = json!(9);
+        },
+        "above the most slots the pool has held",
+    );
+    refused::<PacketPool>(
+        &packets(),
+        |s| s["high_water"] = json!(3),
+        "above the most slots",
+    );
+}
+
+#[test]
+fn high_water_above_the_objects_created() {
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| s["high_water"] = json!(6),
+        "above the number of objects created",
+    );
+}
+
+#[test]
+fn high_water_below_the_live_objects() {
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| s["high_water"] = json!(2),
+        "below the number of live",
+    );
+}
+
+#[test]
+fn free_list_with_a_repeat() {
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| {
+            let free = s["free"].as_array_mut().unwrap();
+            free[1] = free[0].clone();
+        },
+        "a slot twice on the free list",
+    );
+}
+
+#[test]
+fn free_list_with_an_index_out_of_range() {
+    for index in [8u32, 1000, u32::MAX - 1, u32::MAX] {
+        refused::<EnemyPool>(
+            &enemies(),
+            |s| s["free"][0] = json!(index),
+            "past the pool's slots",
+        );
+    }
+}
+
+#[test]
+fn free_list_missing_a_free_slot() {
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| {
+            s["free"].as_array_mut().unwrap().pop();
+        },
+        "neither live, retired nor free",
+    );
+}
+
+#[test]
+fn free_list_with_a_live_or_retired_slot() {
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| s["free"].as_array_mut().unwrap().push(json!(0)),
+        "a live or retired slot on the free list",
+    );
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| s["versions"][7] = json!(u32::MAX - 1),
+        "a live or retired slot on the free list",
+    );
+}
+
+#[test]
+fn huge_lengths_refused_before_anything_is_built() {
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| s["first"] = json!(u32::MAX),
+        "larger than a pool holds",
+    );
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| s["first"] = json!(u32::MAX - 2),
+        "fewer versions than slots",
+    );
+    refused::<SparkPool>(
+        &sparks(),
+        |s| s["grown"][1][1] = json!(1u32 << 31),
+        "or longer",
+    );
+}
+
+#[test]
+fn objects_that_are_not_the_live_slots() {
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| {
+            s["objects"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({"health": 1}));
+        },
+        "more objects than live slots",
+    );
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| s["versions"][7] = json!(1),
+        "fewer objects than live slots",
+    );
+}
+
+#[test]
+fn versions_that_are_not_the_slots() {
+    refused::<EnemyPool>(
+        &enemies(),
+        |s| s["versions"].as_array_mut().unwrap().push(json!(0)),
+        "more versions than slots",
+    );
+    refused::<SparkPool>(
+        &sparks(),
+        |s| {
+            s["versions"].as_array_mut().unwrap().pop();
+        },
+        "fewer versions than slots",
+    );
+}
+
+#[test]
+fn grown_chunks_in_an_inline_pool() {
+    refused::<PacketPool>(
+        &packets(),
+        |s| s["grown"] = json!([[0, 2]]),
+        "an inline pool",
+    );
+    refused::<PacketPool>(&packets(), |s| s["floors"] = json!([0]), "an inline pool");
+}
+
+#[test]
+fn more_slots_than_an_inline_pool_holds() {
+    refused::<PacketPool>(
+        &packets(),
+        |s| s["first"] = json!(9),
+        "more slots than the inline pool holds",
+    );
+}
