@@ -105,7 +105,7 @@ fn two_threads_lease_from_one_pool() {
 }
 
 #[test]
-fn a_lease_given_back_races_a_lease_taken() {
+fn a_lease_given_back_races_a_lease_taken_and_the_stats() {
     model(3, || {
         let pool = Arc::new(Pool::<Probe>::new());
         let held = pool.try_acquire(|p| p.value = 9).unwrap();
@@ -118,6 +118,10 @@ fn a_lease_given_back_races_a_lease_taken() {
             })
         };
         drop(held);
+        // Read while the other thread takes and gives back: the books add up at every moment.
+        let during = pool.stats();
+        assert_books(&during);
+        assert!(during.live == 0 && during.leased <= 1);
         let (first, second) = other.join().unwrap();
         assert!(
             first && second,
