@@ -261,7 +261,11 @@ impl<'a, T> Iterator for Values<'a, T> {
 
     #[inline]
     fn next(&mut self) -> Option<&'a T> {
-        self.0.next().map(|(_, object)| object)
+        // Not through `Iter::next`: the handle's version is an atomic load, which the compiler
+        // keeps even when the handle is dropped.
+        let (_, _, object) = self.0.walk.next()?;
+        self.0.remaining = self.0.remaining.saturating_sub(1);
+        Some(object)
     }
 
     #[inline]
