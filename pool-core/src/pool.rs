@@ -931,7 +931,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         init(handle, &mut value);
         ScopeGuard::into_inner(value);
         free.pop_head_mut(slot);
-        slot.mark_live_mut(index);
+        slot.mark_live_mut(handle);
         bit.set();
         counts.create_mut();
         handle

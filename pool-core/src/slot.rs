@@ -1,5 +1,5 @@
 use crate::Handle;
-use crate::shared::SharedU64;
+use crate::shared::{HIGH, LOW, SharedU64};
 use core::cell::UnsafeCell;
 use core::num::NonZeroU32;
 
@@ -113,9 +113,9 @@ impl<T> Slot<T> {
     /// [`handle`](Slot::handle), through `&mut`.
     #[inline]
     pub(crate) fn handle_mut(&mut self, index: usize) -> Handle<T> {
-        let word = self.word.load_mut();
-        debug_assert!(version(word) & 1 == 1, "only a live object has a handle");
-        let version = NonZeroU32::MIN | version(word);
+        let version = self.word.with_halves_mut(|halves| halves[HIGH]);
+        debug_assert!(version & 1 == 1, "only a live object has a handle");
+        let version = NonZeroU32::MIN | version;
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
         Handle::new(index as u32, version)
     }
@@ -137,7 +137,7 @@ impl<T> Slot<T> {
     /// makes good.
     #[inline]
     pub(crate) fn next_handle(&mut self, index: usize) -> Handle<T> {
-        let version = version(self.word.load_mut());
+        let version = self.word.with_halves_mut(|halves| halves[HIGH]);
         debug_assert!(version & 1 == 0);
         // A slot that is not live has an even version: the next one is odd, so not zero.
         let version = NonZeroU32::MIN | version.wrapping_add(1);
@@ -202,14 +202,15 @@ impl<T> Slot<T> {
         self.word.set(word(version.wrapping_add(1), index as u32));
     }
 
-    /// [`mark_live`](Slot::mark_live), through `&mut`.
+    /// [`mark_live`](Slot::mark_live), through `&mut`, with the handle
+    /// [`next_handle`](Slot::next_handle) gave: the slot's word is its bits.
     #[inline]
-    pub(crate) fn mark_live_mut(&mut self, index: usize) {
-        let version = version(self.word.load_mut());
-        debug_assert!(version & 1 == 0);
-        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
-        self.word
-            .store_mut(word(version.wrapping_add(1), index as u32));
+    pub(crate) fn mark_live_mut(&mut self, handle: Handle<T>) {
+        debug_assert_eq!(
+            handle.version(),
+            version(self.word.load_mut()).wrapping_add(1)
+        );
+        self.word.store_mut(handle.to_bits());
     }
 
     /// Ends the life of the slot's object: its version turns even, so that no handle to that
@@ -217,11 +218,11 @@ impl<T> Slot<T> {
     /// reached `retired_at`, and must never be used again.
     #[inline]
     pub(crate) fn mark_dead(&mut self, retired_at: u32) -> bool {
-        let here = self.word.load_mut();
-        debug_assert!(version(here) & 1 == 1);
-        let next = version(here).wrapping_add(1);
-        self.word.store_mut(word(next, low(here)));
-        next == retired_at
+        self.word.with_halves_mut(|halves| {
+            debug_assert!(halves[HIGH] & 1 == 1);
+            halves[HIGH] = halves[HIGH].wrapping_add(1);
+            halves[HIGH] == retired_at
+        })
     }
 
     #[inline]
@@ -237,13 +238,12 @@ impl<T> Slot<T> {
 
     #[inline]
     pub(crate) fn next_free_mut(&mut self) -> u32 {
-        low(self.word.load_mut())
+        self.word.with_halves_mut(|halves| halves[LOW])
     }
 
     #[inline]
     pub(crate) fn set_next_free_mut(&mut self, next: u32) {
-        let here = self.word.load_mut();
-        self.word.store_mut(word(version(here), next));
+        self.word.with_halves_mut(|halves| halves[LOW] = next);
     }
 
     #[cfg(test)]
