@@ -75,7 +75,8 @@ use scopeguard::ScopeGuard;
 /// the snapshots of `clone` and `serialize`. No user code runs under it: `init`, resets,
 /// `Default`, `Clone` and `Serialize` run outside, and may use the pool again. One thread at a
 /// time builds blank objects to grow the pool; the others wait for it. `get`, `contains`,
-/// `len` and iteration take no lock. Through `&mut self` (`create`, `release`, `get_mut`,
+/// iteration, `len` and `is_full` take no lock (while other threads lease, the last two are of
+/// a moment that may already be gone). Through `&mut self` (`create`, `release`, `get_mut`,
 /// `retain`...) the pool takes no lock and its atomics are plain loads and stores.
 ///
 /// Without `std`, or without 64-bit atomics, the pool is not `Sync`: its books are cells, and a
