@@ -232,6 +232,7 @@ fn a_clone_races_a_lease_turned_into_a_handle() {
                 lease.into_handle()
             })
         };
+        assert_books(&pool.stats());
         // The copy is of one moment: the object is live in it, with its value, or its slot is
         // free; never counted one way and kept the other.
         let copy = Pool::clone(&pool);
