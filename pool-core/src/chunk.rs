@@ -39,7 +39,6 @@ impl<T> Chunk<T> {
         }
     }
 
-    #[cfg(feature = "serde")]
     /// A chunk of `slots` from `base` on, with the bits of the live ones set.
     pub(crate) fn from_slots(base: usize, slots: Box<[Slot<T>]>) -> Self {
         let occupancy = Occupancy::new(slots.len());
@@ -56,24 +55,14 @@ impl<T> Chunk<T> {
     }
 
     /// A chunk at the same place, each slot made by `slot` from the pool-wide index and slot
-    /// here, each bit set as its slot is made, from the slot made: `slot` runs user code
-    /// (`Clone`) that may change this chunk meanwhile, so its bits say nothing of the copy.
+    /// here, with the bits of the live ones set (read from the new slots: `slot` runs user code,
+    /// `Clone`, and other threads may
+    /// make slots here live meanwhile).
     pub(crate) fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
-        let occupancy = Occupancy::new(self.slots.len());
         let slots = (self.slots.iter().enumerate())
-            .map(|(local, here)| {
-                let copy = slot(self.base + local, here);
-                if copy.is_live() {
-                    occupancy.bit(local).set();
-                }
-                copy
-            })
+            .map(|(local, here)| slot(self.base + local, here))
             .collect();
-        Self {
-            base: self.base,
-            slots,
-            occupancy,
-        }
+        Self::from_slots(self.base, slots)
     }
 
     #[inline]

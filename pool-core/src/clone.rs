@@ -1,4 +1,5 @@
 use crate::free_list::FreeList;
+use crate::lock::Lock;
 use crate::pooled::blank;
 use crate::slot::{INDEX_END, NIL, Slot};
 use crate::storage::{Slots, Storage};
@@ -35,11 +36,15 @@ use core::marker::PhantomData;
 impl<T: Pooled + Clone, S, B: Storage> Clone for Pool<T, S, B> {
     fn clone(&self) -> Self {
         let retired_at = self.storage.retired_at();
-        // Every free slot of the copy is marked unlisted; the free list is threaded after.
+        // The objects are cloned without the lock (their `Clone` may reach the pool), so this
+        // thread's `Clone` or other threads may lend, give back and grow meanwhile. Every free
+        // slot of the copy is marked unlisted; the free list is threaded after, under the lock:
+        // the pool's free slots in its order, then the others (lent, or taken since the copy
+        // passed them).
         let storage = self.storage.map_slots(|index, slot| {
             if slot.is_live() {
                 let object = slot.get(slot.handle(index)).expect("the slot is live");
-                Slot::new(object.clone(), slot.version(), NIL)
+                Slot::new_live(object.clone(), slot.version(), index)
             } else {
                 let next = if slot.version() == retired_at {
                     NIL
@@ -50,14 +55,13 @@ impl<T: Pooled + Clone, S, B: Storage> Clone for Pool<T, S, B> {
             }
         });
         let free = FreeList::new(0);
+        let _locked = self.lock.lock();
         let slot = |index| {
             self.storage
                 .slot(index)
                 .expect("free-list indices are in the pool")
         };
         let mut tail = None;
-        // The free slots in the pool's order, then those the pool has lent (or lent since the
-        // copy passed them).
         for index in self.free.indices(slot) {
             if let Some(copy) = storage.slot(index) {
                 thread(&free, &mut tail, index, copy);
@@ -75,6 +79,7 @@ impl<T: Pooled + Clone, S, B: Storage> Clone for Pool<T, S, B> {
             counts: self.counts.for_copy(live, retired),
             storage,
             free,
+            lock: Lock::new(),
             strategy: PhantomData,
         }
     }

@@ -1,8 +1,8 @@
 use crate::Handle;
 use crate::occupancy::{BITS, SetBits};
+use crate::shared::SharedU64;
 use crate::slot::Slot;
 use crate::storage::{Chunks, ChunksMut};
-use core::cell::Cell;
 use core::iter::FusedIterator;
 use core::mem;
 use core::slice;
@@ -14,7 +14,7 @@ struct Walk<'a, T> {
     group: &'a [Slot<T>],
     /// The pool-wide index of `slots[0]`.
     base: usize,
-    words: slice::Iter<'a, Cell<u64>>,
+    words: slice::Iter<'a, SharedU64>,
     /// The bits of the current word not yet visited.
     bits: u64,
     /// The index in the chunk of bit 0 of `bits`.
@@ -151,6 +151,9 @@ impl<'a, T> WalkMut<'a, T> {
 /// ([`Lease::into_handle`](crate::Lease::into_handle)): it yields every object live when it
 /// started, and perhaps some made live since. Its length is known only from below, so it is not
 /// an `ExactSizeIterator`; [`Pool::len`](crate::Pool::len) is exact.
+///
+/// It is `Send` and `Sync` when `T` is `Sync` (with `std`, on targets with 64-bit atomics), so
+/// that it can be split over threads; so is [`Values`].
 pub struct Iter<'a, T> {
     walk: Walk<'a, T>,
     /// Objects live at the start and not yet passed, at least: none can stop being live while
@@ -185,6 +188,17 @@ impl<'a, T> Iterator for Iter<'a, T> {
 
 impl<T> FusedIterator for Iter<'_, T> {}
 
+// SAFETY: an `Iter` only reads: occupancy words and versions through atomics, and live objects
+// shared, which `T: Sync` allows from any thread. Slots it passes over may be lent or made live
+// by other threads meanwhile; it reads a slot's object only once its bit, set with release after
+// the object was written, is seen with acquire.
+#[cfg(all(feature = "std", target_has_atomic = "64"))]
+unsafe impl<T: Sync> Send for Iter<'_, T> {}
+
+// SAFETY: as for `Send`: shared, an `Iter` hands out nothing but clones of itself.
+#[cfg(all(feature = "std", target_has_atomic = "64"))]
+unsafe impl<T: Sync> Sync for Iter<'_, T> {}
+
 impl<T> Clone for Iter<'_, T> {
     fn clone(&self) -> Self {
         Self {
@@ -196,6 +210,9 @@ impl<T> Clone for Iter<'_, T> {
 
 /// The live objects of a pool with their handles, mutably, in slot order; see
 /// [`Pool::iter_mut`](crate::Pool::iter_mut).
+///
+/// It is `Send` when `T` is `Send` (with `std`, on targets with 64-bit atomics); so is
+/// [`ValuesMut`].
 pub struct IterMut<'a, T> {
     walk: WalkMut<'a, T>,
     remaining: usize,
@@ -244,7 +261,11 @@ impl<'a, T> Iterator for Values<'a, T> {
 
     #[inline]
     fn next(&mut self) -> Option<&'a T> {
-        self.0.next().map(|(_, object)| object)
+        // Not through `Iter::next`: the handle's version is an atomic load, which the compiler
+        // keeps even when the handle is dropped.
+        let (_, _, object) = self.0.walk.next()?;
+        self.0.remaining = self.0.remaining.saturating_sub(1);
+        Some(object)
     }
 
     #[inline]

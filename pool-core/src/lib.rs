@@ -52,14 +52,18 @@ mod handle;
 mod index;
 mod iter;
 mod lease;
+mod lock;
 mod occupancy;
 mod offset;
+#[cfg(feature = "alloc")]
+mod once_box;
 mod order;
 mod pool;
 mod pooled;
 mod reset;
 #[cfg(feature = "serde")]
 mod serde;
+mod shared;
 mod slot;
 mod stats;
 mod storage;

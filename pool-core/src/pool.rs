@@ -2,9 +2,10 @@ use crate::counts::Counts;
 use crate::free_list::FreeList;
 use crate::iter::{Iter, IterMut, Values, ValuesMut};
 use crate::lease::Lease;
+use crate::lock::Lock;
 use crate::occupancy::{BITS, Bit};
 use crate::pooled::blank;
-use crate::slot::{INDEX_END, Slot};
+use crate::slot::{INDEX_END, NIL, Slot};
 #[cfg(feature = "alloc")]
 use crate::storage::HeapSlots;
 use crate::storage::{Heap, Inline, InlineSlots, Slots, Storage};
@@ -59,8 +60,27 @@ use scopeguard::ScopeGuard;
 /// pool grows): free slots are threaded into a list, and a slot's object is reset in place
 /// when released. Iteration visits live objects only, skipping free slots 64 at a time.
 ///
-/// A pool is [`Send`] when `T` is, and is not [`Sync`]: its bookkeeping lives in cells, so that
-/// objects can be lent out through `&self` ([`acquire`](Pool::try_acquire)).
+/// # Sharing a pool between threads
+///
+/// A pool is [`Send`] when `T` is, and [`Sync`] when `T` is `Send + Sync` (with the `std`
+/// feature, on targets with 64-bit atomics), as slotmap's `SlotMap` is: it fits an
+/// `Arc<RwLock<_>>`, a `static` `LazyLock<RwLock<_>>` or a Bevy `Resource`, and threads sharing
+/// one `&Pool` read it (`get`, iteration, [`stats`](Pool::stats)) and lease objects from it
+/// ([`try_acquire`](Pool::try_acquire), `acquire`) at once: no slot is lent twice, and the stats
+/// add up once they are done.
+///
+/// The `&self` paths that change the pool hold a short spin lock: taking a slot for a lease (and
+/// the high-water mark), a lease's give-back after its reset, `into_handle`, growth through
+/// `acquire` (adding the chunk, once built) and an inline slot built on first use, `stats`, and
+/// the snapshots of `clone` and `serialize`. No user code runs under it: `init`, resets,
+/// `Default`, `Clone` and `Serialize` run outside, and may use the pool again. One thread at a
+/// time builds blank objects to grow the pool; the others wait for it. `get`, `contains`,
+/// iteration, `len` and `is_full` take no lock (while other threads lease, the last two are of
+/// a moment that may already be gone). Through `&mut self` (`create`, `release`, `get_mut`,
+/// `retain`...) the pool takes no lock and its atomics are plain loads and stores.
+///
+/// Without `std`, or without 64-bit atomics, the pool is not `Sync`: its books are cells, and a
+/// shared pool sits behind the program's own lock (a critical-section mutex on firmware).
 ///
 /// Code generic over the storage too names [`Storage`] as a bound:
 /// `fn f<T: Pooled, S, B: Storage>(pool: &mut Pool<T, S, B>)`.
@@ -79,8 +99,27 @@ pub struct Pool<T: Pooled, S = <T as Pooled>::Strategy, B: Storage = Heap> {
     pub(crate) storage: B::Slots<T>,
     pub(crate) free: FreeList,
     pub(crate) counts: Counts,
+    /// Held by every `&self` path that changes `free` or `counts` (see `unsafe impl Sync`).
+    pub(crate) lock: Lock,
     pub(crate) strategy: PhantomData<fn() -> S>,
 }
+
+// SAFETY: through `&Pool`, from any thread:
+// - every path that changes the free list, the counts, a slot's version or link, an occupancy
+//   bit, or the storage's shape (a grown chunk, an inline slot built) does so holding `lock`, and
+//   reads what it changes under it; readers without the lock (`get`, `contains`, iteration, `len`)
+//   read those through atomics, whose acquire loads see the object written before the release
+//   that made its slot live;
+// - an object is reached only through a live slot (shared, which `T: Sync` allows), or through
+//   the one `Taken` made from a slot taken off the free list under the lock, so no two threads
+//   ever hold the same slot (which `T: Send` allows: a lease's object moves between threads as
+//   its slot is reused);
+// - no user code runs while `lock` is held; building blank objects, which does run it, is
+//   claimed by one thread at a time (`Builder`), and a claim made again by the same thread
+//   panics rather than waiting for itself.
+// Without `std` or 64-bit atomics the books are `Cell`s, and the pool is not `Sync`.
+#[cfg(all(feature = "std", target_has_atomic = "64"))]
+unsafe impl<T: Pooled + Send + Sync, S, B: Storage> Sync for Pool<T, S, B> {}
 
 #[cfg(feature = "alloc")]
 impl<T: Pooled, S> Pool<T, S, Heap> {
@@ -137,6 +176,7 @@ impl<T: Pooled, S> Pool<T, S, Heap> {
             storage: HeapSlots::new(capacity, blank::<T>),
             free: FreeList::new(capacity),
             counts: Counts::new(),
+            lock: Lock::new(),
             strategy: PhantomData,
         }
     }
@@ -144,8 +184,12 @@ impl<T: Pooled, S> Pool<T, S, Heap> {
     /// Adds a chunk of free slots, if the pool may hold more than it does and `limit` allows.
     #[cold]
     pub(crate) fn grow(&self, limit: usize) -> bool {
-        self.storage
-            .grow(limit.min(Self::MAX_CAPACITY), &self.free, blank::<T>)
+        self.storage.grow(
+            limit.min(Self::MAX_CAPACITY),
+            &self.lock,
+            &self.free,
+            blank::<T>,
+        )
     }
 
     /// Gives back the grown chunks whose every slot is free.
@@ -171,7 +215,7 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
     ///     bytes: [u8; 64],
     /// }
     ///
-    /// // A pool is not `Sync`: a `static` one sits behind the program's own lock.
+    /// // `create` and `release` take `&mut self`: a `static` pool sits behind a lock.
     /// static PACKETS: Mutex<PacketPool> = Mutex::new(PacketPool::new());
     ///
     /// let mut pool = PACKETS.lock().unwrap();
@@ -184,6 +228,7 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
     ///
     /// A hand-written `Inline<N, W>` whose `W` is not `N.div_ceil(64)`, or an `N` past
     /// [`MAX_CAPACITY`](Pool::MAX_CAPACITY), fails to compile.
+    #[cfg(not(loom))]
     pub const fn new() -> Self {
         const {
             assert!(
@@ -200,6 +245,20 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
             storage: InlineSlots::new(),
             free: FreeList::new(0),
             counts: Counts::new(),
+            lock: Lock::new(),
+            strategy: PhantomData,
+        }
+    }
+
+    /// `new`, under loom, whose atomics are not `const`.
+    #[cfg(loom)]
+    #[doc(hidden)]
+    pub fn new() -> Self {
+        Self {
+            storage: InlineSlots::new(),
+            free: FreeList::new(0),
+            counts: Counts::new(),
+            lock: Lock::new(),
             strategy: PhantomData,
         }
     }
@@ -225,7 +284,7 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
     /// When a blank object's code (a field's `Default`) panics, after the slots built before
     /// it are in the pool, free; or when that code reaches this pool.
     pub fn prefill(&mut self) {
-        self.storage.build_all(&self.free, blank::<T>);
+        self.storage.build_all(&self.free, &self.lock, blank::<T>);
     }
 }
 
@@ -500,7 +559,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         let index = handle.index();
         let (slots, words) = self.storage.first_mut();
         if let Some(slot) = slots.get_mut(index) {
-            if !slot.matches(handle) {
+            if !slot.matches_mut(handle) {
                 return Err(StaleHandle::new(handle));
             }
             Self::vacate(
@@ -508,8 +567,8 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
                 &Bit::new(words, index),
                 index,
                 retired_at,
-                &self.free,
-                &self.counts,
+                &mut self.free,
+                &mut self.counts,
             );
             return Ok(());
         }
@@ -529,8 +588,8 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
                     &bit,
                     handle.index(),
                     retired_at,
-                    &self.free,
-                    &self.counts,
+                    &mut self.free,
+                    &mut self.counts,
                 );
                 Ok(())
             }
@@ -545,19 +604,19 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         bit: &Bit<'_>,
         index: usize,
         retired_at: u32,
-        free: &FreeList,
-        counts: &Counts,
+        free: &mut FreeList,
+        counts: &mut Counts,
     ) {
         slot.value_mut().reset_at_release();
         bit.clear();
-        counts.release();
+        counts.release_mut();
         // Pushed whatever happens, and taken off again when retired: the same push on every
         // path lets the compiler see that the next `create` takes this slot.
         let retired = slot.mark_dead(retired_at);
-        free.push(index, slot);
+        free.push_mut(index, slot);
         if retired {
-            free.pop_head(slot);
-            counts.retire();
+            free.pop_head_mut(slot);
+            counts.retire_mut();
         }
     }
 
@@ -599,7 +658,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     #[inline]
     pub fn iter_mut(&mut self) -> IterMut<'_, T> {
-        let len = self.len();
+        let len = self.counts.live_mut();
         IterMut::new(self.storage.chunks_mut(), len)
     }
 
@@ -697,7 +756,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     pub fn retain_with_handle(&mut self, mut keep: impl FnMut(Handle<T>, &mut T) -> bool) {
         let retired_at = self.storage.retired_at();
-        let (free, counts) = (&self.free, &self.counts);
+        let (free, counts) = (&mut self.free, &mut self.counts);
         for chunk in self.storage.chunks_mut() {
             let (base, words) = (chunk.base, chunk.words);
             // The slots of word `w`, `group`, a word at a time: the bits are read once, and only
@@ -712,7 +771,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
                         break;
                     };
                     let local = w * BITS + bit;
-                    let handle = slot.handle(base + local);
+                    let handle = slot.handle_mut(base + local);
                     if !keep(handle, slot.value_mut()) {
                         Self::vacate(
                             slot,
@@ -796,6 +855,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     #[doc(alias = "count_inactive", alias = "CountInactive")]
     pub fn stats(&self) -> Stats {
+        let _locked = self.lock.lock();
         let counts = &self.counts;
         let (live, leased, retired) = (counts.live(), counts.leased(), counts.retired());
         let capacity = self.capacity();
@@ -822,15 +882,15 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         &mut self,
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Option<Handle<T>> {
-        let index = self.free.head() as usize;
+        let index = self.free.head_mut() as usize;
         let (slots, words) = self.storage.first_mut();
         match slots.get_mut(index) {
             Some(slot) => Some(Self::fill(
                 slot,
                 &Bit::new(words, index),
                 index,
-                &self.free,
-                &self.counts,
+                &mut self.free,
+                &mut self.counts,
                 init,
             )),
             _ => self.create_past_first(init),
@@ -850,8 +910,8 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
             slot,
             &bit,
             index,
-            &self.free,
-            &self.counts,
+            &mut self.free,
+            &mut self.counts,
             init,
         ))
     }
@@ -863,8 +923,8 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         slot: &mut Slot<T>,
         bit: &Bit<'_>,
         index: usize,
-        free: &FreeList,
-        counts: &Counts,
+        free: &mut FreeList,
+        counts: &mut Counts,
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Handle<T> {
         let handle = slot.next_handle(index);
@@ -876,10 +936,10 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         let mut value = scopeguard::guard(value, T::reset_at_release);
         init(handle, &mut value);
         ScopeGuard::into_inner(value);
-        free.pop_head(slot);
-        slot.mark_live();
+        free.pop_head_mut(slot);
+        slot.mark_live_mut(handle);
         bit.set();
-        counts.create();
+        counts.create_mut();
         handle
     }
 
@@ -887,38 +947,70 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// it; `None` when every slot is built.
     #[cold]
     fn create_in_new_slot(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Option<Handle<T>> {
-        if self.storage.build_next(&self.free, blank::<T>) {
+        if self.storage.build_next(&self.free, &self.lock, blank::<T>) {
             self.create_in_free_slot(init)
         } else {
             None
         }
     }
 
-    /// Lends the object of a free slot, set up by `init`; `None` when no slot is free.
-    ///
-    /// Through `&self`, so `init` (and the reset before it) may reach the pool: the slot leaves
-    /// the free list and is counted as lent before either runs, so that an `acquire` from
-    /// `init` sees it in use (a growing pool grows). If either unwinds, the slot goes back on
-    /// the free list and the count is undone: after `init`, reset; after the reset, as it is,
-    /// as its plain data is reset again when the slot is next taken.
+    /// Takes the slot at the head of the free list off it and counts it as lent, under the
+    /// lock, building a slot first for storage that builds slots on first use; `None` when no
+    /// slot is free. The slot is the caller's to lend ([`lend_slot`](Pool::lend_slot)), with
+    /// the high water mark from before the count, to undo it.
     #[inline]
-    pub(crate) fn lend(&self, init: impl FnOnce(&mut T)) -> Option<Lease<'_, T>> {
-        if self.free.is_empty() && !self.storage.build_next(&self.free, blank::<T>) {
-            return None;
+    pub(crate) fn take_slot(&self) -> Option<Taking<'_, T>> {
+        loop {
+            {
+                let _locked = self.lock.lock();
+                let index = self.free.head();
+                if index != NIL {
+                    let (slot, bit) = (self.storage)
+                        .slot_with_bit(index as usize)
+                        .expect("free-list indices are in the pool");
+                    self.free.pop_head(slot);
+                    let high_water = self.counts.high_water();
+                    self.counts.lend();
+                    return Some(Taking {
+                        index: index as usize,
+                        slot,
+                        bit,
+                        high_water,
+                    });
+                }
+            }
+            if !self.storage.build_next(&self.free, &self.lock, blank::<T>) {
+                return None;
+            }
         }
-        let index = self.free.head() as usize;
-        let (slot, bit) = self
-            .storage
-            .slot_with_bit(index)
-            .expect("free-list indices are in the pool");
-        self.free.pop_head(slot);
-        // SAFETY: the slot was just taken off the free list, so it is not live and nothing else
-        // has it.
+    }
+
+    /// Lends the object of a slot just taken off the free list by
+    /// [`take_slot`](Pool::take_slot), set up by `init`.
+    ///
+    /// No lock is held while the object's code runs: `init` may acquire again (the slot in
+    /// hand is counted, so a growing pool grows), or be slow, and other threads go on. If the
+    /// reset or `init` unwinds, the slot goes back on the free list and the count is undone:
+    /// after `init`, reset; after the reset, as it is, as its plain data is reset again when
+    /// the slot is next taken.
+    #[inline]
+    pub(crate) fn lend_slot<'a>(
+        &'a self,
+        taking: Taking<'a, T>,
+        init: impl FnOnce(&mut T),
+    ) -> Lease<'a, T> {
+        let Taking {
+            index,
+            slot,
+            bit,
+            high_water,
+        } = taking;
+        // SAFETY: the slot was just taken off the free list under the lock, so it is not live,
+        // and nothing else has it.
         let mut taken = unsafe { slot.take() };
-        let (free, counts) = (&self.free, &self.counts);
-        let high_water = counts.high_water();
-        counts.lend();
+        let (free, counts, lock) = (&self.free, &self.counts, &self.lock);
         let give_back = scopeguard::guard((), |()| {
+            let _locked = lock.lock();
             counts.unlend(high_water);
             free.push(index, slot);
         });
@@ -927,20 +1019,30 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         init(&mut value);
         ScopeGuard::into_inner(value);
         ScopeGuard::into_inner(give_back);
-        Some(Lease::new(taken, index, bit, &self.free, &self.counts))
+        Lease::new(taken, index, bit, &self.free, &self.counts, &self.lock)
+    }
+
+    /// Lends the object of a free slot, set up by `init`; `None` when no slot is free.
+    #[inline]
+    pub(crate) fn lend(&self, init: impl FnOnce(&mut T)) -> Option<Lease<'_, T>> {
+        let taking = self.take_slot()?;
+        Some(self.lend_slot(taking, init))
     }
 
     /// Releases the live object `handle` names to make room, counting an eviction.
     pub(crate) fn evict(&mut self, handle: Handle<T>) {
         self.release(handle)
             .expect("the object to evict was just found live");
-        self.counts.evict();
+        self.counts.evict_mut();
     }
 
     /// Counts a refusal, and the error saying so.
     #[cold]
     pub(crate) fn refuse(&self) -> PoolFull {
-        self.counts.fail();
+        {
+            let _locked = self.lock.lock();
+            self.counts.fail();
+        }
         PoolFull::new(self.capacity())
     }
 
@@ -948,7 +1050,10 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     #[cold]
     #[track_caller]
     pub(crate) fn panic_full(&self) -> ! {
-        self.counts.fail();
+        {
+            let _locked = self.lock.lock();
+            self.counts.fail();
+        }
         panic!(
             "{} is full: all {} slots are in use (high water {}); raise `#[pool(size = N)]` or release objects sooner",
             T::NAME,
@@ -1010,4 +1115,14 @@ impl<'a, T: Pooled, S, B: Storage> IntoIterator for &'a mut Pool<T, S, B> {
     fn into_iter(self) -> IterMut<'a, T> {
         self.iter_mut()
     }
+}
+
+/// A slot taken off the free list and counted as lent, not yet lent: see
+/// [`Pool::take_slot`].
+pub(crate) struct Taking<'a, T> {
+    index: usize,
+    slot: &'a Slot<T>,
+    bit: Bit<'a>,
+    /// The high water mark before the slot was counted.
+    high_water: usize,
 }

@@ -1,4 +1,5 @@
 use crate::pooled::blank;
+use crate::slot::NIL;
 use crate::storage::Slots;
 use crate::{Evictable, Handle, Lease, Pool, PoolFull, Storage};
 
@@ -125,7 +126,9 @@ impl<T: Evictable, B: Storage> Pool<T, Evict, B> {
     /// the counts, so that `create_in_free_slot` cannot find it empty after.
     #[inline]
     fn make_room(&mut self) {
-        while self.free.is_empty() && !self.storage.build_next(&self.free, blank::<T>) {
+        while self.free.head_mut() == NIL
+            && !self.storage.build_next(&self.free, &self.lock, blank::<T>)
+        {
             self.evict_one();
         }
     }
