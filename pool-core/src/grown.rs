@@ -403,7 +403,11 @@ impl<'a, T> ChunksMut<'a, T> {
         let Some(chunk) = first.chunk.get_mut() else {
             unreachable!("`halfway` splits at a chunk");
         };
-        Ok((Self(ahead.iter_mut()), chunk.part_mut(), Self(rest.iter_mut())))
+        Ok((
+            Self(ahead.iter_mut()),
+            chunk.part_mut(),
+            Self(rest.iter_mut()),
+        ))
     }
 }
 

@@ -1,10 +1,10 @@
+use crate::Pooled;
 use crate::counts::Counts;
 use crate::free_list::FreeList;
 use crate::iter::WalkMut;
 use crate::occupancy::Bit;
 use crate::slot::{NIL, Slot};
 use crate::storage::{PartMut, no_rest_mut};
-use crate::Pooled;
 use core::iter;
 use core::mem;
 use rayon::iter::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};

@@ -66,16 +66,6 @@ impl<'a, T> Span<'a, T> {
             }
         }
     }
-
-    /// The pool-wide index and length of each chunk run in the span, in order.
-    #[cfg(test)]
-    pub(crate) fn runs(&self) -> alloc::vec::Vec<(usize, usize, usize)> {
-        let rest = self.rest.clone();
-        iter::once(self.head)
-            .chain(rest)
-            .map(|part| (part.base, part.slots.len(), part.words.len()))
-            .collect()
-    }
 }
 
 /// [`Span`], mutably: the slots of each run are borrowed exclusively, so spans never overlap.
