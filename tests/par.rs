@@ -136,7 +136,7 @@ mod rayon_walks {
     /// The slots the next `create`s take, in order: the free list.
     fn taken_in_order<S, B: Storage>(pool: &mut Pool<Spark, S, B>) -> Vec<usize> {
         std::iter::from_fn(|| pool.try_create(|_| {}).ok())
-            .map(|h| h.index())
+            .map(Handle::index)
             .collect()
     }
 
