@@ -127,6 +127,51 @@ mod rayon_walks {
         walks_as_sequential(&mut *inlined());
     }
 
+    fn reads_as_sequential<S, B: Storage>(pool: &Pool<Spark, S, B>)
+    where
+        Pool<Spark, S, B>: Sync,
+    {
+        let expected: Vec<(Handle<Spark>, &Spark)> = pool.iter().collect();
+        let read: Vec<(Handle<Spark>, &Spark)> = on_four_threads(|| pool.par_iter().collect());
+        assert_eq!(read, expected);
+        let ids: u64 = on_four_threads(|| pool.par_values().map(|s| u64::from(s.id)).sum());
+        assert_eq!(ids, pool.values().map(|s| u64::from(s.id)).sum::<u64>());
+        assert_eq!(on_four_threads(|| pool.par_values().count()), pool.len());
+    }
+
+    #[test]
+    fn par_iter_and_par_values_read_what_the_sequential_ones_read() {
+        reads_as_sequential(&heap());
+        reads_as_sequential(&grown());
+        reads_as_sequential(&*inlined());
+    }
+
+    #[test]
+    fn a_pool_behind_a_rwlock_is_read_in_parallel_from_other_threads() {
+        let pool = std::sync::Arc::new(std::sync::RwLock::new(heap()));
+        let expected: u64 = pool.read().unwrap().values().map(|s| u64::from(s.id)).sum();
+        let readers: Vec<_> = (0..2)
+            .map(|_| {
+                let pool = std::sync::Arc::clone(&pool);
+                std::thread::spawn(move || {
+                    let pool = pool.read().unwrap();
+                    on_four_threads(|| pool.par_values().map(|s| u64::from(s.id)).sum::<u64>())
+                })
+            })
+            .collect();
+        for reader in readers {
+            assert_eq!(reader.join().unwrap(), expected);
+        }
+        on_four_threads(|| {
+            pool.write()
+                .unwrap()
+                .par_values_mut()
+                .for_each(|s| s.id += 1)
+        });
+        let after: u64 = pool.read().unwrap().values().map(|s| u64::from(s.id)).sum();
+        assert_eq!(after, expected + 2000);
+    }
+
     /// Steps a spark, and kills every fifth and those the step takes below `x = 0`.
     fn dies(s: &mut Spark) -> bool {
         step(s);

@@ -39,7 +39,6 @@ impl<T> Chunk<T> {
         }
     }
 
-    #[cfg(feature = "serde")]
     /// A chunk of `slots` from `base` on, with the bits of the live ones set.
     pub(crate) fn from_slots(base: usize, slots: Box<[Slot<T>]>) -> Self {
         let occupancy = Occupancy::new(slots.len());
@@ -56,15 +55,13 @@ impl<T> Chunk<T> {
     }
 
     /// A chunk at the same place, each slot made by `slot` from the pool-wide index and slot
-    /// here, and the same occupancy.
+    /// here, with the bits of the live ones set (read from the new slots: other threads may
+    /// make slots here live meanwhile).
     pub(crate) fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
-        Self {
-            base: self.base,
-            slots: (self.slots.iter().enumerate())
-                .map(|(local, here)| slot(self.base + local, here))
-                .collect(),
-            occupancy: self.occupancy.clone(),
-        }
+        let slots = (self.slots.iter().enumerate())
+            .map(|(local, here)| slot(self.base + local, here))
+            .collect();
+        Self::from_slots(self.base, slots)
     }
 
     #[inline]

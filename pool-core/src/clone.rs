@@ -1,5 +1,7 @@
+use crate::free_list::FreeList;
+use crate::lock::Lock;
 use crate::pooled::blank;
-use crate::slot::{INDEX_END, Slot};
+use crate::slot::{INDEX_END, NIL, Slot};
 use crate::storage::{Slots, Storage};
 use crate::{Pool, Pooled};
 use core::marker::PhantomData;
@@ -28,50 +30,61 @@ use core::marker::PhantomData;
 impl<T: Pooled + Clone, S, B: Storage> Clone for Pool<T, S, B> {
     fn clone(&self) -> Self {
         let retired_at = self.storage.retired_at();
-        // A free slot that is not on the free list is lent: every free slot of the copy is
-        // marked lent, then the ones on the list get their links back.
+        // The objects are cloned without the lock (their `Clone` may reach the pool), so other
+        // threads may lend, give back and grow meanwhile; what changes then is only slots that
+        // are not live becoming live or lent, and slots added. The copy keeps the slots live
+        // when it was made, so every slot it makes blank is free in the copy: the ones on the
+        // free list keep their order, found under the lock, and the others (lent) follow.
+        let mut live = 0;
         let storage = self.storage.map_slots(|index, slot| {
             if slot.is_live() {
+                live += 1;
                 let object = slot.get(slot.handle(index)).expect("the slot is live");
-                Slot::new(object.clone(), slot.version(), slot.next_free())
+                Slot::new(object.clone(), slot.version(), NIL)
             } else {
-                let next = if slot.version() == retired_at {
-                    slot.next_free()
-                } else {
-                    LENT
-                };
-                Slot::new(blank::<T>(), slot.version(), next)
+                Slot::new(blank::<T>(), slot.version(), LENT)
             }
         });
+        let free = FreeList::new(0);
+        let _locked = self.lock.lock();
         let slot = |index| {
             self.storage
                 .slot(index)
                 .expect("free-list indices are in the pool")
         };
+        let mut last: Option<&Slot<T>> = None;
         for index in self.free.indices(slot) {
-            let copy = storage.slot(index).expect("a slot of the copy");
-            copy.set_next_free(slot(index).next_free());
+            // Slots grown or built after the copy was made are not in it.
+            let Some(copy) = storage.slot(index) else {
+                continue;
+            };
+            if copy.next_free() != LENT {
+                continue;
+            }
+            copy.set_next_free(NIL);
+            match last {
+                Some(last) => free.insert_after(last, index, copy),
+                None => free.push(index, copy),
+            }
+            last = Some(copy);
         }
-        let free = self.free.clone();
-        if self.counts.leased() > 0 {
-            for part in storage.chunks() {
-                for (local, slot) in part.slots.iter().enumerate() {
-                    if !slot.is_live() && slot.next_free() == LENT {
-                        free.push(part.base + local, slot);
-                    }
+        for part in storage.chunks() {
+            for (local, slot) in part.slots.iter().enumerate() {
+                if slot.next_free() == LENT && slot.version() != retired_at {
+                    free.push(part.base + local, slot);
                 }
             }
         }
         Self {
             storage,
             free,
-            counts: self.counts.without_leases(),
+            counts: self.counts.with_live(live),
+            lock: Lock::new(),
             strategy: PhantomData,
         }
     }
 }
 
-/// A link no free-list slot has: indices end below it, and `NIL` is above it.
 #[expect(
     clippy::cast_possible_truncation,
     reason = "INDEX_END is below u32::MAX"

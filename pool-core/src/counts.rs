@@ -1,53 +1,87 @@
-use core::cell::Cell;
+use crate::shared::{SharedU64, SharedUsize};
 
 /// The counts behind [`Stats`](crate::Stats) that it cannot derive from the slots.
 ///
 /// Creations and releases are counted apart, each by its own operation, rather than as one
 /// count of live objects that both move: a release followed by a create then updates two
 /// counts once each, not one count twice, which halves the chain of dependent memory updates
-/// in a churning loop. In cells, so that leases can count through `&Pool`.
+/// in a churning loop. In shared cells, so that leases can count through `&Pool`: through
+/// `&self` they change only under the pool's lock (see `Lock`), and through `&mut self` with
+/// plain loads and stores (the `_mut` methods).
 pub(crate) struct Counts {
     /// Objects created or lent.
-    created: Cell<u64>,
+    created: SharedU64,
     /// Objects released, evicted or given back by a lease.
-    released: Cell<u64>,
+    released: SharedU64,
     /// Objects lent to leases now.
-    leased: Cell<usize>,
-    high_water: Cell<usize>,
-    failed: Cell<u64>,
-    evicted: Cell<u64>,
-    retired: Cell<usize>,
+    leased: SharedUsize,
+    high_water: SharedUsize,
+    failed: SharedU64,
+    evicted: SharedU64,
+    retired: SharedUsize,
 }
 
 impl Counts {
     /// Nothing counted yet.
+    #[cfg(not(loom))]
     pub(crate) const fn new() -> Self {
         Self {
-            created: Cell::new(0),
-            released: Cell::new(0),
-            leased: Cell::new(0),
-            high_water: Cell::new(0),
-            failed: Cell::new(0),
-            evicted: Cell::new(0),
-            retired: Cell::new(0),
+            created: SharedU64::new(0),
+            released: SharedU64::new(0),
+            leased: SharedUsize::new(0),
+            high_water: SharedUsize::new(0),
+            failed: SharedU64::new(0),
+            evicted: SharedU64::new(0),
+            retired: SharedUsize::new(0),
+        }
+    }
+
+    /// loom's atomics are not `const`.
+    #[cfg(loom)]
+    pub(crate) fn new() -> Self {
+        Self {
+            created: SharedU64::new(0),
+            released: SharedU64::new(0),
+            leased: SharedUsize::new(0),
+            high_water: SharedUsize::new(0),
+            failed: SharedU64::new(0),
+            evicted: SharedU64::new(0),
+            retired: SharedUsize::new(0),
         }
     }
 
     /// Objects live or lent now.
+    ///
+    /// Read without the lock, the counts may be from different moments: `released` is read
+    /// first, so that the `created` read after is at least as large (an object is created
+    /// before it is released).
     #[inline]
     pub(crate) fn in_use(&self) -> usize {
+        let released = self.released.get();
         #[expect(
             clippy::cast_possible_truncation,
             reason = "objects in use at once fit in the pool, and so in usize"
         )]
-        let in_use = (self.created.get() - self.released.get()) as usize;
+        let in_use = self.created.get().saturating_sub(released) as usize;
         in_use
     }
 
     /// Objects live now: reachable by handle.
     #[inline]
     pub(crate) fn live(&self) -> usize {
-        self.in_use() - self.leased.get()
+        let leased = self.leased.get();
+        self.in_use().saturating_sub(leased)
+    }
+
+    /// [`live`](Counts::live), through `&mut`.
+    #[inline]
+    pub(crate) fn live_mut(&mut self) -> usize {
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "objects in use at once fit in the pool, and so in usize"
+        )]
+        let in_use = (self.created.load_mut() - self.released.load_mut()) as usize;
+        in_use - self.leased.load_mut()
     }
 
     #[inline]
@@ -80,13 +114,14 @@ impl Counts {
         self.retired.get()
     }
 
-    /// The same counts, with the objects lent now given back: for a copy of the pool, where the
-    /// leases' slots are free.
-    pub(crate) fn without_leases(&self) -> Self {
+    /// The same counts, for a copy of the pool where `live` objects are live and every other
+    /// object created is given back. Call it holding the pool's lock.
+    pub(crate) fn with_live(&self, live: usize) -> Self {
+        let created = self.created.get();
         Self {
-            created: self.created.clone(),
-            released: Cell::new(self.released.get() + self.leased.get() as u64),
-            leased: Cell::new(0),
+            created: SharedU64::new(created),
+            released: SharedU64::new(created - live as u64),
+            leased: SharedUsize::new(0),
             high_water: self.high_water.clone(),
             failed: self.failed.clone(),
             evicted: self.evicted.clone(),
@@ -113,66 +148,79 @@ impl Counts {
             return Err("a high water mark below the number of live objects");
         }
         Ok(Self {
-            created: Cell::new(created),
-            released: Cell::new(given_back),
-            leased: Cell::new(0),
-            high_water: Cell::new(high_water),
-            failed: Cell::new(failed),
-            evicted: Cell::new(evicted),
-            retired: Cell::new(retired),
+            created: SharedU64::new(created),
+            released: SharedU64::new(given_back),
+            leased: SharedUsize::new(0),
+            high_water: SharedUsize::new(high_water),
+            failed: SharedU64::new(failed),
+            evicted: SharedU64::new(evicted),
+            retired: SharedUsize::new(retired),
         })
     }
 
-    /// An object was created live.
+    /// An object was created live, through `&mut`.
     #[inline]
-    pub(crate) fn create(&self) {
-        bump(&self.created);
-        let in_use = self.in_use();
+    pub(crate) fn create_mut(&mut self) {
+        let created = self.created.load_mut() + 1;
+        self.created.store_mut(created);
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "objects in use at once fit in the pool, and so in usize"
+        )]
+        let in_use = (created - self.released.load_mut()) as usize;
+        if in_use > self.high_water.load_mut() {
+            self.high_water.store_mut(in_use);
+        }
+    }
+
+    /// An object was lent to a lease. Under the pool's lock.
+    #[inline]
+    pub(crate) fn lend(&self) {
+        self.leased.set(self.leased.get() + 1);
+        let created = self.created.get() + 1;
+        self.created.set(created);
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "objects in use at once fit in the pool, and so in usize"
+        )]
+        let in_use = (created - self.released.get()) as usize;
         if in_use > self.high_water.get() {
             self.high_water.set(in_use);
         }
     }
 
-    /// An object was lent to a lease.
-    #[inline]
-    pub(crate) fn lend(&self) {
-        self.leased.set(self.leased.get() + 1);
-        self.create();
-    }
-
-    /// A lease turned into a live object.
+    /// A lease turned into a live object. Under the pool's lock.
     #[inline]
     pub(crate) fn keep_lease(&self) {
         self.leased.set(self.leased.get() - 1);
     }
 
-    /// A lease gave its object back.
+    /// A lease gave its object back. Under the pool's lock.
     #[inline]
     pub(crate) fn return_lease(&self) {
         self.leased.set(self.leased.get() - 1);
-        self.release();
+        self.released.set(self.released.get() + 1);
     }
 
-    /// A live object was released (or evicted).
+    /// A live object was released (or evicted), through `&mut`.
     #[inline]
-    pub(crate) fn release(&self) {
-        bump(&self.released);
+    pub(crate) fn release_mut(&mut self) {
+        let released = self.released.load_mut() + 1;
+        self.released.store_mut(released);
     }
 
-    pub(crate) fn evict(&self) {
-        bump(&self.evicted);
+    pub(crate) fn evict_mut(&mut self) {
+        let evicted = self.evicted.load_mut() + 1;
+        self.evicted.store_mut(evicted);
     }
 
+    /// A refusal. Under the pool's lock.
     pub(crate) fn fail(&self) {
-        bump(&self.failed);
+        self.failed.set(self.failed.get() + 1);
     }
 
-    pub(crate) fn retire(&self) {
-        self.retired.set(self.retired.get() + 1);
+    pub(crate) fn retire_mut(&mut self) {
+        let retired = self.retired.load_mut() + 1;
+        self.retired.store_mut(retired);
     }
-}
-
-#[inline]
-fn bump(counter: &Cell<u64>) {
-    counter.set(counter.get() + 1);
 }

@@ -1,35 +1,46 @@
 use crate::occupancy::Bit;
+use crate::shared::SharedU32;
 use crate::slot::{NIL, Slot};
 use crate::storage::Slots;
-use core::cell::Cell;
 
 /// The free slots, threaded through their `next_free` fields from `head`: a stack, so that the
 /// slot released last, warm in the cache, is reused first.
 ///
-/// Every change to the list happens here. In a cell, so that leases can pop and push through
-/// `&Pool`.
+/// Every change to the list happens here. In a shared cell, so that leases can pop and push
+/// through `&Pool`, under the pool's lock (see `Lock`); through `&mut` with plain loads and
+/// stores (the `_mut` methods).
 #[derive(Clone)]
 pub(crate) struct FreeList {
-    head: Cell<u32>,
+    head: SharedU32,
 }
 
 impl FreeList {
     /// The list threaded in order through the `len` slots built up front (see `Chunk::build`).
+    #[cfg(not(loom))]
     pub(crate) const fn new(len: usize) -> Self {
         Self {
-            head: Cell::new(if len == 0 { NIL } else { 0 }),
+            head: SharedU32::new(if len == 0 { NIL } else { 0 }),
         }
     }
 
-    #[inline]
-    pub(crate) fn is_empty(&self) -> bool {
-        self.head.get() == NIL
+    /// loom's atomics are not `const`.
+    #[cfg(loom)]
+    pub(crate) fn new(len: usize) -> Self {
+        Self {
+            head: SharedU32::new(if len == 0 { NIL } else { 0 }),
+        }
     }
 
     /// The index of the slot at the head, `NIL` when the list is empty.
     #[inline]
     pub(crate) fn head(&self) -> u32 {
         self.head.get()
+    }
+
+    /// [`head`](FreeList::head), through `&mut`.
+    #[inline]
+    pub(crate) fn head_mut(&mut self) -> u32 {
+        self.head.load_mut()
     }
 
     /// The slot at the head of the list, and its index and bit; `None` when no slot is free.
@@ -56,12 +67,26 @@ impl FreeList {
         self.head.set(slot.next_free());
     }
 
+    /// [`pop_head`](FreeList::pop_head), through `&mut`.
+    #[inline]
+    pub(crate) fn pop_head_mut<T>(&mut self, slot: &mut Slot<T>) {
+        self.head.store_mut(slot.next_free_mut());
+    }
+
     /// Puts the slot at `index`, which holds no live object, on the list.
     #[inline]
     pub(crate) fn push<T>(&self, index: usize, slot: &Slot<T>) {
         slot.set_next_free(self.head.get());
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
         self.head.set(index as u32);
+    }
+
+    /// [`push`](FreeList::push), through `&mut`.
+    #[inline]
+    pub(crate) fn push_mut<T>(&mut self, index: usize, slot: &mut Slot<T>) {
+        slot.set_next_free_mut(self.head.load_mut());
+        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+        self.head.store_mut(index as u32);
     }
 
     /// Puts the slot at `index`, which holds no live object, on the list right after `before`,

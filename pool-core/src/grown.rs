@@ -1,10 +1,12 @@
 use crate::chunk::Chunk;
 use crate::free_list::FreeList;
+use crate::lock::{Builder, Claim, Lock};
 use crate::occupancy::Bit;
+use crate::once_box::OnceBox;
+use crate::shared::{SharedU32, SharedUsize};
 use crate::slot::{INDEX_END, Slot};
 use crate::storage::{FIRST_VERSION, Part, PartMut};
 use alloc::boxed::Box;
-use core::cell::{Cell, OnceCell};
 use core::slice;
 
 /// The most positions for grown chunks: indices are 32-bit and chunk lengths double.
@@ -16,36 +18,38 @@ const POSITIONS: usize = 32;
 /// may be shorter, to stop at the limit), and the positions' index ranges follow one another past
 /// the first chunk. So at most 32 positions exist, an index finds its position with a
 /// leading-zero count, and the table of positions is allocated once, at the first growth, and
-/// never moves: the pool grows through `&self` while objects and chunks are borrowed.
+/// never moves: the pool grows through `&self` while objects and chunks are borrowed, from
+/// several threads (see [`grow`](Grown::grow)).
 pub(crate) struct Grown<T> {
-    positions: OnceCell<Box<[Position<T>]>>,
+    positions: OnceBox<Box<[Position<T>]>>,
     /// The length of the first chunk, where the first position starts.
     start: usize,
     chunk_bits: u32,
     /// Slots in grown chunks now.
-    len: Cell<usize>,
-    /// Set while a chunk is being built, to refuse growth from the blank objects' own code.
-    growing: Cell<bool>,
+    len: SharedUsize,
+    /// The thread building a chunk, to let one thread grow at a time and to refuse growth from
+    /// the blank objects' own code.
+    builder: Builder,
 }
 
 /// Where a grown chunk goes: empty until the pool grows into it, and empty again after `shrink`
 /// gives it back.
 struct Position<T> {
-    chunk: OnceCell<Chunk<T>>,
+    chunk: OnceBox<Chunk<T>>,
     /// The version (counted from the pool's offset) a chunk built here starts from: past every
     /// handle into the chunks that were here before.
-    version_floor: Cell<u32>,
+    version_floor: SharedU32,
 }
 
 impl<T> Grown<T> {
     /// No chunks yet, past a first chunk of `start` slots.
     pub(crate) fn new(start: usize) -> Self {
         Self {
-            positions: OnceCell::new(),
+            positions: OnceBox::new(),
             start,
             chunk_bits: start.max(1).next_power_of_two().trailing_zeros(),
-            len: Cell::new(0),
-            growing: Cell::new(false),
+            len: SharedUsize::new(0),
+            builder: Builder::new(),
         }
     }
 
@@ -57,18 +61,22 @@ impl<T> Grown<T> {
     /// The same chunks in the same positions, each slot made by `slot` (see
     /// [`Chunk::map_slots`]).
     pub(crate) fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
-        let positions = OnceCell::new();
+        let positions = OnceBox::new();
+        let mut len = 0;
         if let Some(here) = self.positions.get() {
             let copied: Box<[Position<T>]> = (here.iter())
                 .map(|position| Position {
                     chunk: match position.chunk.get() {
-                        Some(chunk) => OnceCell::from(chunk.map_slots(&mut slot)),
-                        None => OnceCell::new(),
+                        Some(chunk) => {
+                            len += chunk.len();
+                            OnceBox::from_value(chunk.map_slots(&mut slot))
+                        }
+                        None => OnceBox::new(),
                     },
                     version_floor: position.version_floor.clone(),
                 })
                 .collect();
-            if positions.set(copied).is_err() {
+            if positions.set(Box::new(copied)).is_err() {
                 unreachable!("a new cell is empty");
             }
         }
@@ -76,8 +84,8 @@ impl<T> Grown<T> {
             positions,
             start: self.start,
             chunk_bits: self.chunk_bits,
-            len: self.len.clone(),
-            growing: Cell::new(false),
+            len: SharedUsize::new(len),
+            builder: Builder::new(),
         }
     }
 
@@ -123,8 +131,8 @@ impl<T> Grown<T> {
         }
         let positions: Box<[Position<T>]> = (floors.iter())
             .map(|&floor| Position {
-                chunk: OnceCell::new(),
-                version_floor: Cell::new(floor),
+                chunk: OnceBox::new(),
+                version_floor: SharedU32::new(floor),
             })
             .collect();
         let mut len = 0;
@@ -140,12 +148,12 @@ impl<T> Grown<T> {
                 return Err("a grown chunk not where its position puts it, or longer");
             }
             len += chunk.len();
-            if position.chunk.set(chunk).is_err() {
+            if position.chunk.set(Box::new(chunk)).is_err() {
                 return Err("two grown chunks at one position");
             }
         }
         grown.len.set(len);
-        if grown.positions.set(positions).is_err() {
+        if grown.positions.set(Box::new(positions)).is_err() {
             unreachable!("a new pool has no positions yet");
         }
         Ok(grown)
@@ -160,7 +168,7 @@ impl<T> Grown<T> {
         impl Iterator<Item = (usize, &Chunk<T>)>,
         impl Iterator<Item = u32>,
     ) {
-        let positions = self.positions.get().map_or(&[][..], |p| p);
+        let positions = self.positions.get().map_or(&[][..], |p| &p[..]);
         (
             (positions.iter().enumerate())
                 .filter_map(|(k, position)| Some((k, position.chunk.get()?))),
@@ -203,21 +211,24 @@ impl<T> Grown<T> {
 
     /// The grown chunks, in index order.
     pub(crate) fn chunks(&self) -> Chunks<'_, T> {
-        Chunks(self.positions.get().map_or(&[][..], |p| p).iter())
+        Chunks(self.positions.get().map_or(&[][..], |p| &p[..]).iter())
     }
 
     /// The grown chunks, mutably, in index order.
     pub(crate) fn chunks_mut(&mut self) -> ChunksMut<'_, T> {
-        let positions: &mut [Position<T>] = self.positions.get_mut().map_or(&mut [], |p| p);
+        let positions: &mut [Position<T>] =
+            self.positions.get_mut().map_or(&mut [], |p| &mut p[..]);
         ChunksMut(positions.iter_mut())
     }
 
-    /// Adds a chunk of blank slots in the lowest empty position, free-listed in order and ending
-    /// in `NIL`, and returns the indices of its first and last slots; `None` when the pool holds
-    /// `limit` slots. Its versions start at `offset` plus the position's floor.
+    /// Adds a chunk of blank slots in the lowest empty position, free-listed in order, and puts
+    /// them at the head of `free`; false when the pool holds `limit` slots. Its versions start at
+    /// `offset` plus the position's floor. True also when another thread was growing the pool:
+    /// this one waited for it, and the caller looks for a free slot again.
     ///
-    /// The chunk is built, which runs the blank objects' code, before anything the pool shares
-    /// changes, and added in one step: that code may lend and give back objects of this pool. It
+    /// One thread grows at a time. The chunk is built, which runs the blank objects' code,
+    /// without the pool's lock and before anything the pool shares changes; then it is added,
+    /// under the lock, in one step: that code may lend and give back objects of this pool. It
     /// may not make the pool grow again.
     ///
     /// # Panics
@@ -226,44 +237,69 @@ impl<T> Grown<T> {
         &self,
         limit: usize,
         offset: u32,
+        lock: &Lock,
+        free: &FreeList,
         blank: impl FnMut() -> T,
-    ) -> Option<(u32, u32)> {
-        let room = limit.saturating_sub(self.start + self.len());
-        if room == 0 {
-            return None;
+    ) -> bool {
+        if self.room(limit) == 0 {
+            return false;
         }
-        let positions = self.positions.get_or_init(|| {
-            (0..self.position_count())
+        let _building = match self.builder.claim() {
+            Claim::Claimed(building) => building,
+            Claim::Waited => return true,
+            Claim::Reentered => panic!(
+                "a pool was asked to grow while it was building blank objects to grow: the \
+                 `Default` or `reset_with` of a pooled field must not create or acquire objects \
+                 of its own pool"
+            ),
+        };
+        let room = self.room(limit);
+        if room == 0 {
+            return false;
+        }
+        if self.positions.get().is_none() {
+            let positions: Box<[Position<T>]> = (0..self.position_count())
                 .map(|_| Position {
-                    chunk: OnceCell::new(),
-                    version_floor: Cell::new(FIRST_VERSION),
+                    chunk: OnceBox::new(),
+                    version_floor: SharedU32::new(FIRST_VERSION),
                 })
-                .collect()
-        });
-        let (k, position) =
-            (positions.iter().enumerate()).find(|(_, p)| p.chunk.get().is_none())?;
-        let base = self.position_base(k)?;
+                .collect();
+            if self.positions.set(Box::new(positions)).is_err() {
+                unreachable!("only the thread building sets the positions");
+            }
+        }
+        let positions = self.positions.get().expect("set above");
+        let Some((k, position)) =
+            (positions.iter().enumerate()).find(|(_, p)| p.chunk.get().is_none())
+        else {
+            return false;
+        };
+        let Some(base) = self.position_base(k) else {
+            return false;
+        };
         let len = (self.position_len(k))
             .min(room)
             .min(INDEX_END.saturating_sub(base));
         if len == 0 {
-            return None;
+            return false;
         }
-        assert!(
-            !self.growing.replace(true),
-            "a pool was asked to grow while it was building blank objects to grow: the `Default` \
-             or `reset_with` of a pooled field must not create or acquire objects of its own pool"
-        );
-        let growing = scopeguard::guard(&self.growing, |growing| growing.set(false));
         let version = offset.wrapping_add(position.version_floor.get());
         let chunk = Chunk::build(base, len, version, blank);
-        drop(growing);
-        if position.chunk.set(chunk).is_err() {
-            unreachable!("the position was empty and nothing else grows meanwhile");
+        let _locked = lock.lock();
+        if position.chunk.set(Box::new(chunk)).is_err() {
+            unreachable!("the position was empty and only the thread building fills it");
         }
-        self.len.set(self.len() + len);
+        let chunk = position.chunk.get().expect("just set");
+        let last = chunk.slots().last().expect("a grown chunk is not empty");
+        self.len.set(self.len.get() + len);
         #[expect(clippy::cast_possible_truncation, reason = "checked against INDEX_END")]
-        Some((base as u32, (base + len - 1) as u32))
+        free.push_run(base as u32, last);
+        true
+    }
+
+    /// How many more slots the pool may grow by.
+    fn room(&self, limit: usize) -> usize {
+        limit.saturating_sub(self.start + self.len())
     }
 
     /// Frees the grown chunks whose every slot is on `free` (so none is live, lent or retired:
@@ -306,18 +342,21 @@ impl<T> Grown<T> {
             return 0;
         }
         free.retain(slot, |index| index < start || !freeable[position_of(index)]);
-        let mut gone: [Option<Chunk<T>>; POSITIONS] = [const { None }; POSITIONS];
+        let mut gone: [Option<Box<Chunk<T>>>; POSITIONS] = [const { None }; POSITIONS];
         let mut freed = 0;
         for (k, position) in positions.iter_mut().enumerate() {
             if freeable[k]
                 && let Some(chunk) = position.chunk.take()
             {
                 freed += chunk.len();
-                position.version_floor.set(chunk.version_floor(offset));
+                position
+                    .version_floor
+                    .store_mut(chunk.version_floor(offset));
                 gone[k] = Some(chunk);
             }
         }
-        self.len.set(self.len() - freed);
+        let len = self.len.load_mut() - freed;
+        self.len.store_mut(len);
         drop(gone);
         freed
     }

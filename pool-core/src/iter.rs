@@ -1,8 +1,8 @@
 use crate::Handle;
 use crate::occupancy::{BITS, SetBits};
+use crate::shared::SharedU64;
 use crate::slot::Slot;
 use crate::storage::{Chunks, ChunksMut};
-use core::cell::Cell;
 use core::iter::FusedIterator;
 use core::mem;
 use core::slice;
@@ -14,7 +14,7 @@ pub(crate) struct Walk<'a, T> {
     group: &'a [Slot<T>],
     /// The pool-wide index of `slots[0]`.
     base: usize,
-    words: slice::Iter<'a, Cell<u64>>,
+    words: slice::Iter<'a, SharedU64>,
     /// The bits of the current word not yet visited.
     bits: u64,
     /// The index in the chunk of bit 0 of `bits`.
@@ -184,6 +184,17 @@ impl<'a, T> Iterator for Iter<'a, T> {
 }
 
 impl<T> FusedIterator for Iter<'_, T> {}
+
+// SAFETY: an `Iter` only reads: occupancy words and versions through atomics, and live objects
+// shared, which `T: Sync` allows from any thread. Slots it passes over may be lent or made live
+// by other threads meanwhile; it reads a slot's object only once its bit, set with release after
+// the object was written, is seen with acquire.
+#[cfg(all(feature = "std", target_has_atomic = "64"))]
+unsafe impl<T: Sync> Send for Iter<'_, T> {}
+
+// SAFETY: as for `Send`: shared, an `Iter` hands out nothing but clones of itself.
+#[cfg(all(feature = "std", target_has_atomic = "64"))]
+unsafe impl<T: Sync> Sync for Iter<'_, T> {}
 
 impl<T> Clone for Iter<'_, T> {
     fn clone(&self) -> Self {

@@ -1,5 +1,6 @@
 use crate::counts::Counts;
 use crate::free_list::FreeList;
+use crate::lock::Lock;
 use crate::occupancy::Bit;
 use crate::slot::Taken;
 use crate::{Handle, Pooled};
@@ -41,7 +42,9 @@ use scopeguard::ScopeGuard;
 /// # Ok::<(), pooling::PoolFull>(())
 /// ```
 ///
-/// A lease is neither `Send` nor `Sync`, since the pool is not `Sync`. A lease that is forgotten
+/// A lease is neither `Send` nor `Sync`: it stays on the thread that took it, though other
+/// threads may take their own leases from the same pool (see [`Pool`](crate::Pool#sharing-a-pool-between-threads)).
+/// A lease that is forgotten
 /// (`mem::forget`) keeps its object out of the pool for good, counted in
 /// [`Stats::leased`](crate::Stats::leased): leaked, but never handed out again.
 pub struct Lease<'a, T: Pooled> {
@@ -50,6 +53,7 @@ pub struct Lease<'a, T: Pooled> {
     bit: Bit<'a>,
     free: &'a FreeList,
     counts: &'a Counts,
+    lock: &'a Lock,
 }
 
 impl<'a, T: Pooled> Lease<'a, T> {
@@ -59,6 +63,7 @@ impl<'a, T: Pooled> Lease<'a, T> {
         bit: Bit<'a>,
         free: &'a FreeList,
         counts: &'a Counts,
+        lock: &'a Lock,
     ) -> Self {
         Self {
             taken,
@@ -66,6 +71,7 @@ impl<'a, T: Pooled> Lease<'a, T> {
             bit,
             free,
             counts,
+            lock,
         }
     }
 
@@ -90,6 +96,7 @@ impl<'a, T: Pooled> Lease<'a, T> {
         // Not dropped: the object stays, now live.
         let this = ManuallyDrop::new(self);
         let slot = this.taken.slot();
+        let _locked = this.lock.lock();
         slot.mark_live();
         this.bit.set();
         this.counts.keep_lease();
@@ -119,14 +126,16 @@ impl<T: Pooled> Drop for Lease<'_, T> {
         // live, where iteration, `retain` or `release_all` can still reach and release it. The
         // lease is not used after that.
         let slot = self.taken.slot();
-        let (bit, counts) = (&self.bit, self.counts);
+        let (bit, counts, lock) = (&self.bit, self.counts, self.lock);
         let keep_live = scopeguard::guard((), |()| {
+            let _locked = lock.lock();
             slot.mark_live();
             bit.set();
             counts.keep_lease();
         });
         self.taken.get_mut().reset_at_release();
         ScopeGuard::into_inner(keep_live);
+        let _locked = self.lock.lock();
         self.counts.return_lease();
         self.free.push(self.index, slot);
     }

@@ -50,8 +50,11 @@ mod handle;
 mod index;
 mod iter;
 mod lease;
+mod lock;
 mod occupancy;
 mod offset;
+#[cfg(feature = "alloc")]
+mod once_box;
 mod order;
 #[cfg(feature = "rayon")]
 mod par;
@@ -60,6 +63,7 @@ mod pooled;
 mod reset;
 #[cfg(feature = "serde")]
 mod serde;
+mod shared;
 mod slot;
 mod stats;
 mod storage;

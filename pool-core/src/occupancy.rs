@@ -1,24 +1,27 @@
+use crate::shared::SharedU64;
 #[cfg(feature = "alloc")]
 use alloc::boxed::Box;
-use core::cell::Cell;
 
 pub(crate) const BITS: usize = u64::BITS as usize;
 
 /// One bit per slot of a chunk, set exactly while the slot holds a live object: iteration visits
 /// the set bits, skipping 64 free slots per zero word, and trusts them.
 ///
-/// In cells, so that a lease turning into a handle can set its bit through `&Pool`.
+/// In shared cells, so that a lease turning into a handle can set its bit through `&Pool` (under
+/// the pool's lock), while other threads iterate.
 #[cfg(feature = "alloc")]
 #[derive(Clone)]
 pub(crate) struct Occupancy {
-    words: Box<[Cell<u64>]>,
+    words: Box<[SharedU64]>,
 }
 
 #[cfg(feature = "alloc")]
 impl Occupancy {
     pub(crate) fn new(slots: usize) -> Self {
         Self {
-            words: (0..slots.div_ceil(BITS)).map(|_| Cell::new(0)).collect(),
+            words: (0..slots.div_ceil(BITS))
+                .map(|_| SharedU64::new(0))
+                .collect(),
         }
     }
 
@@ -29,7 +32,7 @@ impl Occupancy {
     }
 
     #[inline]
-    pub(crate) fn words(&self) -> &[Cell<u64>] {
+    pub(crate) fn words(&self) -> &[SharedU64] {
         &self.words
     }
 }
@@ -48,7 +51,7 @@ const MASKS: [u64; BITS] = {
 
 /// A slot's occupancy bit, found when it is written.
 pub(crate) struct Bit<'a> {
-    words: &'a [Cell<u64>],
+    words: &'a [SharedU64],
     /// The slot's index in its chunk, which has a bit for each slot.
     local: usize,
 }
@@ -56,7 +59,7 @@ pub(crate) struct Bit<'a> {
 impl<'a> Bit<'a> {
     /// The bit of the slot at `local` in `words`.
     #[inline]
-    pub(crate) fn new(words: &'a [Cell<u64>], local: usize) -> Self {
+    pub(crate) fn new(words: &'a [SharedU64], local: usize) -> Self {
         Self { words, local }
     }
 
@@ -80,7 +83,7 @@ impl<'a> Bit<'a> {
 /// not.
 #[derive(Clone)]
 pub(crate) struct SetBits<'a> {
-    words: core::slice::Iter<'a, Cell<u64>>,
+    words: core::slice::Iter<'a, SharedU64>,
     /// The index of bit 0 of `bits`.
     base: usize,
     /// The bits of the current word not yet yielded.
@@ -88,7 +91,7 @@ pub(crate) struct SetBits<'a> {
 }
 
 impl<'a> SetBits<'a> {
-    pub(crate) fn new(words: &'a [Cell<u64>]) -> Self {
+    pub(crate) fn new(words: &'a [SharedU64]) -> Self {
         Self {
             words: words.iter(),
             base: 0usize.wrapping_sub(BITS),

@@ -2,9 +2,10 @@ use crate::counts::Counts;
 use crate::free_list::FreeList;
 use crate::iter::{Iter, IterMut, Values, ValuesMut};
 use crate::lease::Lease;
+use crate::lock::Lock;
 use crate::occupancy::{BITS, Bit};
 use crate::pooled::blank;
-use crate::slot::{INDEX_END, Slot, Taken};
+use crate::slot::{INDEX_END, NIL, Slot};
 #[cfg(feature = "alloc")]
 use crate::storage::HeapSlots;
 use crate::storage::{Heap, Inline, InlineSlots, Slots, Storage};
@@ -79,8 +80,27 @@ pub struct Pool<T: Pooled, S = <T as Pooled>::Strategy, B: Storage = Heap> {
     pub(crate) storage: B::Slots<T>,
     pub(crate) free: FreeList,
     pub(crate) counts: Counts,
+    /// Held by every `&self` path that changes `free` or `counts` (see `unsafe impl Sync`).
+    pub(crate) lock: Lock,
     pub(crate) strategy: PhantomData<fn() -> S>,
 }
+
+// SAFETY: through `&Pool`, from any thread:
+// - every path that changes the free list, the counts, a slot's version or link, an occupancy
+//   bit, or the storage's shape (a grown chunk, an inline slot built) does so holding `lock`, and
+//   reads what it changes under it; readers without the lock (`get`, `contains`, iteration, `len`)
+//   read those through atomics, whose acquire loads see the object written before the release
+//   that made its slot live;
+// - an object is reached only through a live slot (shared, which `T: Sync` allows), or through
+//   the one `Taken` made from a slot taken off the free list under the lock, so no two threads
+//   ever hold the same slot (which `T: Send` allows: a lease's object moves between threads as
+//   its slot is reused);
+// - no user code runs while `lock` is held; building blank objects, which does run it, is
+//   claimed by one thread at a time (`Builder`), and a claim made again by the same thread
+//   panics rather than waiting for itself.
+// Without `std` or 64-bit atomics the books are `Cell`s, and the pool is not `Sync`.
+#[cfg(all(feature = "std", target_has_atomic = "64"))]
+unsafe impl<T: Pooled + Send + Sync, S, B: Storage> Sync for Pool<T, S, B> {}
 
 #[cfg(feature = "alloc")]
 impl<T: Pooled, S> Pool<T, S, Heap> {
@@ -137,6 +157,7 @@ impl<T: Pooled, S> Pool<T, S, Heap> {
             storage: HeapSlots::new(capacity, blank::<T>),
             free: FreeList::new(capacity),
             counts: Counts::new(),
+            lock: Lock::new(),
             strategy: PhantomData,
         }
     }
@@ -144,8 +165,12 @@ impl<T: Pooled, S> Pool<T, S, Heap> {
     /// Adds a chunk of free slots, if the pool may hold more than it does and `limit` allows.
     #[cold]
     pub(crate) fn grow(&self, limit: usize) -> bool {
-        self.storage
-            .grow(limit.min(Self::MAX_CAPACITY), &self.free, blank::<T>)
+        self.storage.grow(
+            limit.min(Self::MAX_CAPACITY),
+            &self.lock,
+            &self.free,
+            blank::<T>,
+        )
     }
 
     /// Gives back the grown chunks whose every slot is free.
@@ -184,6 +209,7 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
     ///
     /// A hand-written `Inline<N, W>` whose `W` is not `N.div_ceil(64)`, or an `N` past
     /// [`MAX_CAPACITY`](Pool::MAX_CAPACITY), fails to compile.
+    #[cfg(not(loom))]
     pub const fn new() -> Self {
         const {
             assert!(
@@ -200,6 +226,20 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
             storage: InlineSlots::new(),
             free: FreeList::new(0),
             counts: Counts::new(),
+            lock: Lock::new(),
+            strategy: PhantomData,
+        }
+    }
+
+    /// `new`, under loom, whose atomics are not `const`.
+    #[cfg(loom)]
+    #[doc(hidden)]
+    pub fn new() -> Self {
+        Self {
+            storage: InlineSlots::new(),
+            free: FreeList::new(0),
+            counts: Counts::new(),
+            lock: Lock::new(),
             strategy: PhantomData,
         }
     }
@@ -225,7 +265,7 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
     /// When a blank object's code (a field's `Default`) panics, after the slots built before
     /// it are in the pool, free; or when that code reaches this pool.
     pub fn prefill(&mut self) {
-        self.storage.build_all(&self.free, blank::<T>);
+        self.storage.build_all(&self.free, &self.lock, blank::<T>);
     }
 }
 
@@ -496,7 +536,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         let index = handle.index();
         let (slots, words) = self.storage.first_mut();
         if let Some(slot) = slots.get_mut(index) {
-            if !slot.matches(handle) {
+            if !slot.matches_mut(handle) {
                 return Err(StaleHandle::new(handle));
             }
             Self::vacate(
@@ -504,8 +544,8 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
                 &Bit::new(words, index),
                 index,
                 retired_at,
-                &self.free,
-                &self.counts,
+                &mut self.free,
+                &mut self.counts,
             );
             return Ok(());
         }
@@ -525,8 +565,8 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
                     &bit,
                     handle.index(),
                     retired_at,
-                    &self.free,
-                    &self.counts,
+                    &mut self.free,
+                    &mut self.counts,
                 );
                 Ok(())
             }
@@ -541,19 +581,19 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         bit: &Bit<'_>,
         index: usize,
         retired_at: u32,
-        free: &FreeList,
-        counts: &Counts,
+        free: &mut FreeList,
+        counts: &mut Counts,
     ) {
         slot.value_mut().reset_at_release();
         bit.clear();
-        counts.release();
+        counts.release_mut();
         // Pushed whatever happens, and taken off again when retired: the same push on every
         // path lets the compiler see that the next `create` takes this slot.
         let retired = slot.mark_dead(retired_at);
-        free.push(index, slot);
+        free.push_mut(index, slot);
         if retired {
-            free.pop_head(slot);
-            counts.retire();
+            free.pop_head_mut(slot);
+            counts.retire_mut();
         }
     }
 
@@ -595,7 +635,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     #[inline]
     pub fn iter_mut(&mut self) -> IterMut<'_, T> {
-        let len = self.len();
+        let len = self.counts.live_mut();
         IterMut::new(self.storage.chunks_mut(), len)
     }
 
@@ -693,7 +733,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     pub fn retain_with_handle(&mut self, mut keep: impl FnMut(Handle<T>, &mut T) -> bool) {
         let retired_at = self.storage.retired_at();
-        let (free, counts) = (&self.free, &self.counts);
+        let (free, counts) = (&mut self.free, &mut self.counts);
         for chunk in self.storage.chunks_mut() {
             let (base, words) = (chunk.base, chunk.words);
             // The slots of word `w`, `group`, a word at a time: the bits are read once, and only
@@ -708,7 +748,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
                         break;
                     };
                     let local = w * BITS + bit;
-                    let handle = slot.handle(base + local);
+                    let handle = slot.handle_mut(base + local);
                     if !keep(handle, slot.value_mut()) {
                         Self::vacate(
                             slot,
@@ -792,6 +832,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     #[doc(alias = "count_inactive", alias = "CountInactive")]
     pub fn stats(&self) -> Stats {
+        let _locked = self.lock.lock();
         let counts = &self.counts;
         let (live, leased, retired) = (counts.live(), counts.leased(), counts.retired());
         let capacity = self.capacity();
@@ -817,15 +858,15 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         &mut self,
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Option<Handle<T>> {
-        let index = self.free.head() as usize;
+        let index = self.free.head_mut() as usize;
         let (slots, words) = self.storage.first_mut();
         match slots.get_mut(index) {
             Some(slot) => Some(Self::fill(
                 slot,
                 &Bit::new(words, index),
                 index,
-                &self.free,
-                &self.counts,
+                &mut self.free,
+                &mut self.counts,
                 init,
             )),
             _ => self.create_past_first(init),
@@ -845,8 +886,8 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
             slot,
             &bit,
             index,
-            &self.free,
-            &self.counts,
+            &mut self.free,
+            &mut self.counts,
             init,
         ))
     }
@@ -858,8 +899,8 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         slot: &mut Slot<T>,
         bit: &Bit<'_>,
         index: usize,
-        free: &FreeList,
-        counts: &Counts,
+        free: &mut FreeList,
+        counts: &mut Counts,
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Handle<T> {
         let handle = slot.next_handle(index);
@@ -871,10 +912,10 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         let mut value = scopeguard::guard(value, T::reset_at_release);
         init(handle, &mut value);
         ScopeGuard::into_inner(value);
-        free.pop_head(slot);
-        slot.mark_live();
+        free.pop_head_mut(slot);
+        slot.mark_live_mut();
         bit.set();
-        counts.create();
+        counts.create_mut();
         handle
     }
 
@@ -882,62 +923,90 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// it; `None` when every slot is built.
     #[cold]
     fn create_in_new_slot(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Option<Handle<T>> {
-        if self.storage.build_next(&self.free, blank::<T>) {
+        if self.storage.build_next(&self.free, &self.lock, blank::<T>) {
             self.create_in_free_slot(init)
         } else {
             None
         }
     }
 
-    /// Takes the slot at the head of the free list, hands its blank object to `init`, and
-    /// returns it in the caller's charge, with its index and bit; `None` when no slot is free.
-    /// If `init` panics, the slot is reset and goes back to the free list.
-    ///
-    /// Through `&self`, for leases: `init` may acquire again, so the slot leaves the free list
-    /// before `init` runs.
+    /// Takes the slot at the head of the free list off it, under the lock, building a slot
+    /// first for storage that builds slots on first use; `None` when no slot is free. The slot
+    /// is the caller's to lend ([`lend_slot`](Pool::lend_slot)).
     #[inline]
-    fn take_free(&self, init: impl FnOnce(&mut T)) -> Option<(Taken<'_, T>, usize, Bit<'_>)> {
-        if self.free.is_empty() && !self.storage.build_next(&self.free, blank::<T>) {
-            return None;
+    pub(crate) fn take_slot(&self) -> Option<(usize, &Slot<T>, Bit<'_>)> {
+        loop {
+            {
+                let _locked = self.lock.lock();
+                let index = self.free.head();
+                if index != NIL {
+                    let (slot, bit) = (self.storage)
+                        .slot_with_bit(index as usize)
+                        .expect("free-list indices are in the pool");
+                    self.free.pop_head(slot);
+                    return Some((index as usize, slot, bit));
+                }
+            }
+            if !self.storage.build_next(&self.free, &self.lock, blank::<T>) {
+                return None;
+            }
         }
-        let index = self.free.head() as usize;
-        let (slot, bit) = self
-            .storage
-            .slot_with_bit(index)
-            .expect("free-list indices are in the pool");
-        self.free.pop_head(slot);
-        // SAFETY: the slot was just taken off the free list, so it is not live and nothing else
-        // has it.
-        let mut taken = unsafe { slot.take() };
-        taken.get_mut().reset_at_reuse();
-        let free = &self.free;
+    }
+
+    /// Lends the object of `slot`, just taken off the free list by
+    /// [`take_slot`](Pool::take_slot), set up by `init`. If `init` or the reset panics, the
+    /// slot is reset and goes back to the free list.
+    ///
+    /// No lock is held while the object's code runs: `init` may acquire again, or be slow, and
+    /// other threads go on.
+    #[inline]
+    pub(crate) fn lend_slot<'a>(
+        &'a self,
+        index: usize,
+        slot: &'a Slot<T>,
+        bit: Bit<'a>,
+        init: impl FnOnce(&mut T),
+    ) -> Lease<'a, T> {
+        // SAFETY: the slot was just taken off the free list under the lock, so it is not live,
+        // and nothing else has it.
+        let taken = unsafe { slot.take() };
+        let (free, lock) = (&self.free, &self.lock);
         let mut taken = scopeguard::guard(taken, |mut taken| {
             taken.get_mut().reset_at_release();
+            let _locked = lock.lock();
             free.push(index, taken.into_slot());
         });
+        taken.get_mut().reset_at_reuse();
         init(taken.get_mut());
-        Some((ScopeGuard::into_inner(taken), index, bit))
+        let taken = ScopeGuard::into_inner(taken);
+        {
+            let _locked = self.lock.lock();
+            self.counts.lend();
+        }
+        Lease::new(taken, index, bit, &self.free, &self.counts, &self.lock)
     }
 
     /// Lends the object of a free slot, set up by `init`; `None` when no slot is free.
     #[inline]
     pub(crate) fn lend(&self, init: impl FnOnce(&mut T)) -> Option<Lease<'_, T>> {
-        let (taken, index, bit) = self.take_free(init)?;
-        self.counts.lend();
-        Some(Lease::new(taken, index, bit, &self.free, &self.counts))
+        let (index, slot, bit) = self.take_slot()?;
+        Some(self.lend_slot(index, slot, bit, init))
     }
 
     /// Releases the live object `handle` names to make room, counting an eviction.
     pub(crate) fn evict(&mut self, handle: Handle<T>) {
         self.release(handle)
             .expect("the object to evict was just found live");
-        self.counts.evict();
+        self.counts.evict_mut();
     }
 
     /// Counts a refusal, and the error saying so.
     #[cold]
     pub(crate) fn refuse(&self) -> PoolFull {
-        self.counts.fail();
+        {
+            let _locked = self.lock.lock();
+            self.counts.fail();
+        }
         PoolFull::new(self.capacity())
     }
 
@@ -945,7 +1014,10 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     #[cold]
     #[track_caller]
     pub(crate) fn panic_full(&self) -> ! {
-        self.counts.fail();
+        {
+            let _locked = self.lock.lock();
+            self.counts.fail();
+        }
         panic!(
             "{} is full: all {} slots are in use (high water {}); raise `#[pool(size = N)]` or release objects sooner",
             T::NAME,

@@ -65,14 +65,21 @@ mod pools {
         objects: O,
     }
 
-    /// The live objects of a pool, serialized as a sequence without collecting them.
-    struct Objects<'a, T: Pooled, S, B: Storage>(&'a Pool<T, S, B>);
+    /// The objects of a pool at `live`, the indices of slots live when the save was made,
+    /// serialized as a sequence without collecting them. (Other threads may make more slots live
+    /// meanwhile; none stops being live through `&Pool`.)
+    struct Objects<'a, T: Pooled, S, B: Storage> {
+        pool: &'a Pool<T, S, B>,
+        live: Vec<usize>,
+    }
 
     impl<T: Pooled + Serialize, S, B: Storage> Serialize for Objects<'_, T, S, B> {
         fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
             // The length is known, as formats without an end marker need.
-            let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
-            for object in self.0.values() {
+            let mut seq = serializer.serialize_seq(Some(self.live.len()))?;
+            for &index in &self.live {
+                let slot = (self.pool.storage.slot(index)).expect("a slot of the pool");
+                let object = slot.get(slot.handle(index)).expect("the slot is live");
                 seq.serialize_element(object)?;
             }
             seq.end()
@@ -110,16 +117,17 @@ mod pools {
     /// ```
     impl<T: Pooled + Serialize, S> Serialize for Pool<T, S> {
         fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
-            let storage = &self.storage;
-            let (grown, floors) = storage.grown().parts();
-            let grown: Vec<(u32, u32)> = grown
-                .map(|(k, chunk)| (to_u32(k), to_u32(chunk.len())))
-                .collect();
-            let layout = Layout {
-                offset: storage.offset(),
-                first: storage.first().len(),
-                grown,
-                floors: floors.collect(),
+            let layout = |storage: &HeapSlots<T>| {
+                let (grown, floors) = storage.grown().parts();
+                let grown: Vec<(u32, u32)> = grown
+                    .map(|(k, chunk)| (to_u32(k), to_u32(chunk.len())))
+                    .collect();
+                Layout {
+                    offset: storage.offset(),
+                    first: storage.first().len(),
+                    grown,
+                    floors: floors.collect(),
+                }
             };
             save(self, layout, serializer)
         }
@@ -131,9 +139,9 @@ mod pools {
         for Pool<T, S, Inline<N, W>>
     {
         fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
-            let layout = Layout {
-                offset: self.storage.offset(),
-                first: self.storage.built_len(),
+            let layout = |storage: &InlineSlots<T, N, W>| Layout {
+                offset: storage.offset(),
+                first: storage.built_len(),
                 grown: Vec::new(),
                 floors: Vec::new(),
             };
@@ -149,13 +157,25 @@ mod pools {
         floors: Vec<u32>,
     }
 
+    /// Saves `pool`, whose storage `layout` describes. Its books are read under the pool's lock,
+    /// at one moment, and its objects serialized after, without the lock.
     fn save<T: Pooled + Serialize, S, B: Storage, Z: Serializer>(
         pool: &Pool<T, S, B>,
-        layout: Layout,
+        layout: impl FnOnce(&B::Slots<T>) -> Layout,
         serializer: Z,
     ) -> Result<Z::Ok, Z::Error> {
         let storage = &pool.storage;
+        let locked = pool.lock.lock();
+        let layout = layout(storage);
         let offset = layout.offset;
+        let mut live = Vec::new();
+        for chunk in storage.chunks() {
+            for (local, slot) in chunk.slots.iter().enumerate() {
+                if slot.is_live() {
+                    live.push(chunk.base + local);
+                }
+            }
+        }
         let versions: Vec<u32> = (storage.chunks())
             .flat_map(|chunk| chunk.slots.iter())
             .map(|slot| slot.version().wrapping_sub(offset))
@@ -183,7 +203,8 @@ mod pools {
                 }
             }
         }
-        let counts = pool.counts.without_leases();
+        let counts = pool.counts.with_live(live.len());
+        drop(locked);
         Saved {
             offset,
             first: to_u32(layout.first),
@@ -196,7 +217,7 @@ mod pools {
             failed: counts.failed(),
             evicted: counts.evicted(),
             high_water: counts.high_water() as u64,
-            objects: Objects(pool),
+            objects: Objects { pool, live },
         }
         .serialize(serializer)
     }
@@ -352,6 +373,7 @@ mod pools {
                 storage,
                 free,
                 counts,
+                lock: crate::lock::Lock::new(),
                 strategy: PhantomData,
             })
         }

@@ -1,5 +1,6 @@
 use crate::Handle;
-use core::cell::{Cell, UnsafeCell};
+use crate::shared::SharedU32;
+use core::cell::UnsafeCell;
 use core::num::NonZeroU32;
 
 /// The end of the free list.
@@ -18,17 +19,19 @@ pub(crate) const INDEX_END: usize = u32::MAX as usize - 1;
 /// slot, shared by [`get`](Slot::get) or exclusively through `&mut Slot`; a slot that is not live
 /// is borrowed only by the one [`Taken`] made from it.
 pub(crate) struct Slot<T> {
-    version: Cell<u32>,
+    // In shared cells: changed through `&Pool` (by leases) only under the pool's lock, and read
+    // without it by lookups and iteration.
+    version: SharedU32,
     /// The next slot of the free list while this one is on it; meaningless otherwise.
-    next_free: Cell<u32>,
+    next_free: SharedU32,
     value: UnsafeCell<T>,
 }
 
 impl<T> Slot<T> {
-    pub(crate) const fn new(value: T, version: u32, next_free: u32) -> Self {
+    pub(crate) fn new(value: T, version: u32, next_free: u32) -> Self {
         Self {
-            version: Cell::new(version),
-            next_free: Cell::new(next_free),
+            version: SharedU32::new(version),
+            next_free: SharedU32::new(next_free),
             value: UnsafeCell::new(value),
         }
     }
@@ -51,12 +54,28 @@ impl<T> Slot<T> {
         self.version.get() == handle.version()
     }
 
+    /// [`matches`](Slot::matches), through `&mut`.
+    #[inline]
+    pub(crate) fn matches_mut(&mut self, handle: Handle<T>) -> bool {
+        self.version.load_mut() == handle.version()
+    }
+
     /// The handle of the slot's live object.
     #[inline]
     pub(crate) fn handle(&self, index: usize) -> Handle<T> {
         debug_assert!(self.is_live(), "only a live object has a handle");
         // A live slot's version is odd, so this is the version itself, and not zero.
         let version = NonZeroU32::MIN | self.version.get();
+        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+        Handle::new(index as u32, version)
+    }
+
+    /// [`handle`](Slot::handle), through `&mut`.
+    #[inline]
+    pub(crate) fn handle_mut(&mut self, index: usize) -> Handle<T> {
+        let version = self.version.load_mut();
+        debug_assert!(version & 1 == 1, "only a live object has a handle");
+        let version = NonZeroU32::MIN | version;
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
         Handle::new(index as u32, version)
     }
@@ -77,10 +96,11 @@ impl<T> Slot<T> {
     /// The handle the slot's next object will have: the one [`mark_live`](Slot::mark_live)
     /// makes good.
     #[inline]
-    pub(crate) fn next_handle(&self, index: usize) -> Handle<T> {
-        debug_assert!(!self.is_live());
+    pub(crate) fn next_handle(&mut self, index: usize) -> Handle<T> {
+        let version = self.version.load_mut();
+        debug_assert!(version & 1 == 0);
         // A slot that is not live has an even version: the next one is odd, so not zero.
-        let version = NonZeroU32::MIN | self.version.get().wrapping_add(1);
+        let version = NonZeroU32::MIN | version.wrapping_add(1);
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
         Handle::new(index as u32, version)
     }
@@ -108,7 +128,7 @@ impl<T> Slot<T> {
     /// the index).
     #[inline]
     pub(crate) fn get_mut(&mut self, handle: Handle<T>) -> Option<&mut T> {
-        if self.matches(handle) {
+        if self.matches_mut(handle) {
             Some(self.value.get_mut())
         } else {
             None
@@ -139,14 +159,23 @@ impl<T> Slot<T> {
         self.version.set(self.version.get().wrapping_add(1));
     }
 
+    /// [`mark_live`](Slot::mark_live), through `&mut`.
+    #[inline]
+    pub(crate) fn mark_live_mut(&mut self) {
+        let version = self.version.load_mut();
+        debug_assert!(version & 1 == 0);
+        self.version.store_mut(version.wrapping_add(1));
+    }
+
     /// Ends the life of the slot's object: its version turns even, so that no handle to that
     /// object matches it any more. Returns true when the slot has used up its versions: it
     /// reached `retired_at`, and must never be used again.
     #[inline]
-    pub(crate) fn mark_dead(&self, retired_at: u32) -> bool {
-        debug_assert!(self.is_live());
-        let next = self.version.get().wrapping_add(1);
-        self.version.set(next);
+    pub(crate) fn mark_dead(&mut self, retired_at: u32) -> bool {
+        let version = self.version.load_mut();
+        debug_assert!(version & 1 == 1);
+        let next = version.wrapping_add(1);
+        self.version.store_mut(next);
         next == retired_at
     }
 
@@ -158,6 +187,16 @@ impl<T> Slot<T> {
     #[inline]
     pub(crate) fn set_next_free(&self, next: u32) {
         self.next_free.set(next);
+    }
+
+    #[inline]
+    pub(crate) fn next_free_mut(&mut self) -> u32 {
+        self.next_free.load_mut()
+    }
+
+    #[inline]
+    pub(crate) fn set_next_free_mut(&mut self, next: u32) {
+        self.next_free.store_mut(next);
     }
 
     #[cfg(test)]

@@ -62,7 +62,9 @@ fn spawn(mut sparks: ResMut<Sparks>, mut totals: ResMut<Totals>) {
     totals.frames += 1;
     let frame = totals.frames;
     for k in 0..64u32 {
-        let seed = frame.wrapping_mul(2_654_435_761).wrapping_add(k.wrapping_mul(40_503));
+        let seed = frame
+            .wrapping_mul(2_654_435_761)
+            .wrapping_add(k.wrapping_mul(40_503));
         #[expect(clippy::cast_precision_loss, reason = "small whole numbers")]
         let unit = |bits: u32| (seed >> bits & 0xff) as f32 / 128.0 - 1.0;
         let spawned = sparks.0.try_create(|s| {
@@ -130,12 +132,23 @@ fn main() {
     let (census, extent) = (world.resource::<Census>(), world.resource::<Extent>());
     let sparks = &world.resource::<Sparks>().0;
     assert_eq!(totals.frames, frames);
-    assert_eq!((census.frames, extent.frames), (frames, frames), "the readers ran every frame");
-    assert_eq!(census.seen, totals.live_summed, "the census saw what the writers left");
+    assert_eq!(
+        (census.frames, extent.frames),
+        (frames, frames),
+        "the readers ran every frame"
+    );
+    assert_eq!(
+        census.seen, totals.live_summed,
+        "the census saw what the writers left"
+    );
     assert_eq!(sparks.len(), totals.spawned - totals.died);
     assert!(totals.died > 0 && !sparks.is_empty());
     assert!(extent.farthest > 0.0);
-    let threads = READER_THREADS.lock().unwrap().as_ref().map_or(0, HashSet::len);
+    let threads = READER_THREADS
+        .lock()
+        .unwrap()
+        .as_ref()
+        .map_or(0, HashSet::len);
     println!(
         "{frames} frames: {} spawned, {} died, {} live; the readers saw {} sparks in all \
          (farthest {:.1}) on {threads} thread(s)",

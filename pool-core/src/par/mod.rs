@@ -176,7 +176,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
             retired_at: self.storage.retired_at(),
             sink: &sink,
         };
-        let (free, counts) = (&self.free, &self.counts);
+        let (free, counts) = (&mut self.free, &mut self.counts);
         // Runs on unwinding too: what the parts freed before a panic joins the pool.
         let _give_back = scopeguard::guard(&sink, |sink| {
             let mut freed = sink.lock().unwrap_or_else(PoisonError::into_inner);

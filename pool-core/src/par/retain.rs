@@ -39,7 +39,7 @@ impl<'a, T> Freed<'a, T> {
     }
 
     fn push(&mut self, index: usize, slot: &'a mut Slot<T>) {
-        slot.set_next_free(self.head);
+        slot.set_next_free_mut(self.head);
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
         let index = index as u32;
         self.head = index;
@@ -52,7 +52,7 @@ impl<'a, T> Freed<'a, T> {
     /// pushed them after, so they come first.
     fn join(&mut self, later: &mut Self) {
         if let Some(tail) = later.tail.take() {
-            tail.set_next_free(self.head);
+            tail.set_next_free_mut(self.head);
             if self.tail.is_none() {
                 self.tail = Some(tail);
             }
@@ -63,15 +63,15 @@ impl<'a, T> Freed<'a, T> {
     }
 
     /// Puts the chain at the head of `free` and counts its releases.
-    pub(crate) fn give_back(self, free: &FreeList, counts: &Counts) {
+    pub(crate) fn give_back(self, free: &mut FreeList, counts: &mut Counts) {
         if let Some(tail) = self.tail {
             free.push_run(self.head, tail);
         }
         for _ in 0..self.released {
-            counts.release();
+            counts.release_mut();
         }
         for _ in 0..self.retired {
-            counts.retire();
+            counts.retire_mut();
         }
     }
 }

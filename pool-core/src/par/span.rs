@@ -76,7 +76,8 @@ pub(crate) struct SpanMut<'a, T> {
 
 // SAFETY: a span borrows its slots exclusively (`&mut`, from `&mut Pool`), and its occupancy
 // words are those of its own groups: a span splits at word boundaries, and `&mut Pool` keeps
-// anything else from reaching the words meanwhile. So no two threads reach one `Cell` word.
+// anything else from reaching the words meanwhile. So no two threads reach one word, even where
+// the words are `Cell`s (without 64-bit atomics).
 unsafe impl<T: Send> Send for SpanMut<'_, T> {}
 
 impl<'a, T> SpanMut<'a, T> {
@@ -177,7 +178,7 @@ impl<'a, T: 'a> PickMut<'a, T> for Handles {
 
     #[inline]
     fn pick(index: usize, slot: &'a mut Slot<T>) -> Self::Item {
-        let handle = slot.handle(index);
+        let handle = slot.handle_mut(index);
         (handle, slot.value_mut())
     }
 }

@@ -2,7 +2,7 @@
 //! so that Miri sees each piece of unsafe code and the joins are checked against `retain`.
 
 use super::retain::{Chain, Freed, Retain};
-use super::span::{Handles, Runs, SpanMut, WalkedMut};
+use super::span::{Handles, Runs, Span, SpanMut, Walked, WalkedMut};
 use crate::occupancy::BITS;
 use crate::storage::{Slots, Storage};
 use crate::{Fail, Grow, Handle, Inline, Pool, PoolToken, Pooled};
@@ -203,6 +203,14 @@ fn check_walk<S, B: Storage>(pool: &mut Pool<Mote, S, B>) {
     assert_eq!(walked, expected);
     let stepped: Vec<_> = pool.iter().map(|(h, m)| (h, m.value - 1)).collect();
     assert_eq!(stepped, expected, "each object was stepped once");
+
+    let shared: &Pool<Mote, S, B> = pool;
+    let read: Vec<(Handle<Mote>, &Mote)> = drive(
+        Walked::<_, Handles>::new(Span::new(shared, shared.storage.parts())),
+        Collect,
+    );
+    let read: Vec<_> = read.into_iter().map(|(h, m)| (h, m.value - 1)).collect();
+    assert_eq!(read, expected);
 }
 
 #[test]
@@ -224,7 +232,7 @@ fn split_retain<S, B: Storage>(
         retired_at: pool.storage.retired_at(),
         sink: &sink,
     };
-    let (free, counts) = (&pool.free, &pool.counts);
+    let (free, counts) = (&mut pool.free, &mut pool.counts);
     let give_back = scopeguard::guard(&sink, |sink| {
         let mut freed = sink.lock().unwrap();
         core::mem::take(&mut *freed).give_back(free, counts);

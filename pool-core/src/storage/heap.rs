@@ -2,10 +2,11 @@ use super::{Chunks, ChunksMut, FIRST_VERSION, RETIRED_VERSION, Slots};
 use crate::chunk::Chunk;
 use crate::free_list::FreeList;
 use crate::grown::Grown;
+use crate::lock::Lock;
 use crate::occupancy::Bit;
 use crate::offset;
+use crate::shared::SharedU64;
 use crate::slot::Slot;
-use core::cell::Cell;
 use core::iter;
 
 /// A heap pool's slots: the first chunk, built up front, and the chunks a growing pool added.
@@ -57,15 +58,14 @@ impl<T> HeapSlots<T> {
     /// Adds a chunk (see [`Grown::grow`]) and puts its slots at the head of `free`; false when
     /// the pool holds `limit` slots.
     #[cold]
-    pub(crate) fn grow(&self, limit: usize, free: &FreeList, blank: impl FnMut() -> T) -> bool {
-        let Some((first, last)) = self.grown.grow(limit, self.offset, blank) else {
-            return false;
-        };
-        let last = self
-            .slot(last as usize)
-            .expect("a grown chunk is in the pool");
-        free.push_run(first, last);
-        true
+    pub(crate) fn grow(
+        &self,
+        limit: usize,
+        lock: &Lock,
+        free: &FreeList,
+        blank: impl FnMut() -> T,
+    ) -> bool {
+        self.grown.grow(limit, self.offset, lock, free, blank)
     }
 
     /// Frees the grown chunks with no slot off `free` (see [`Grown::shrink`]).
@@ -107,7 +107,7 @@ impl<T> Slots<T> for HeapSlots<T> {
     }
 
     #[inline]
-    fn first_mut(&mut self) -> (&mut [Slot<T>], &[Cell<u64>]) {
+    fn first_mut(&mut self) -> (&mut [Slot<T>], &[SharedU64]) {
         let part = self.first.part_mut();
         (part.slots, part.words)
     }
@@ -142,7 +142,7 @@ impl<T> Slots<T> for HeapSlots<T> {
     }
 
     #[inline]
-    fn build_next(&self, _: &FreeList, _: impl FnOnce() -> T) -> bool {
+    fn build_next(&self, _: &FreeList, _: &Lock, _: impl FnOnce() -> T) -> bool {
         false
     }
 

@@ -3,10 +3,12 @@ use super::{
     no_rest_mut, sealed,
 };
 use crate::free_list::FreeList;
+use crate::lock::{Builder, Claim, Lock};
 use crate::occupancy::Bit;
 use crate::offset;
+use crate::shared::{SharedU32, SharedU64, SharedUsize};
 use crate::slot::{NIL, Slot};
-use core::cell::{Cell, UnsafeCell};
+use core::cell::UnsafeCell;
 use core::iter;
 use core::mem::MaybeUninit;
 use core::ptr;
@@ -34,25 +36,50 @@ impl<const N: usize, const W: usize> Storage for Inline<N, W> {
 pub struct InlineSlots<T, const N: usize, const W: usize> {
     // Invariant: the first `built` elements are initialised, and only they; `built` only rises
     // (the slots are dropped with the storage). In a cell, for slots built through `&Pool` by a
-    // lease, beyond every slot a reference reaches.
+    // lease, beyond every slot a reference reaches; a slot is written and `built` raised under
+    // the pool's lock, by the one thread building.
     slots: UnsafeCell<[MaybeUninit<Slot<T>>; N]>,
-    words: [Cell<u64>; W],
-    built: Cell<usize>,
+    words: [SharedU64; W],
+    built: SharedUsize,
     /// Where this pool's versions count from, drawn when the first slot is built (`new` is
     /// `const`, and so cannot draw it).
-    offset: Cell<u32>,
-    /// Set while a blank object is being built, to refuse building another from its code.
-    building: Cell<bool>,
+    offset: SharedU32,
+    /// The thread building a blank object, to let one thread build at a time and to refuse
+    /// building another from its code.
+    builder: Builder,
+}
+
+/// What [`InlineSlots::build`] did.
+enum Built {
+    /// Built the slot at the watermark.
+    Slot,
+    /// Nothing: every slot is built.
+    Full,
+    /// Nothing: another thread was building; it is done now.
+    Waited,
 }
 
 impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
+    #[cfg(not(loom))]
     pub(crate) const fn new() -> Self {
         Self {
             slots: UnsafeCell::new([const { MaybeUninit::uninit() }; N]),
-            words: [const { Cell::new(0) }; W],
-            built: Cell::new(0),
-            offset: Cell::new(0),
-            building: Cell::new(false),
+            words: [const { SharedU64::new(0) }; W],
+            built: SharedUsize::new(0),
+            offset: SharedU32::new(0),
+            builder: Builder::new(),
+        }
+    }
+
+    /// loom's atomics are not `const`.
+    #[cfg(loom)]
+    pub(crate) fn new() -> Self {
+        Self {
+            slots: UnsafeCell::new([const { MaybeUninit::uninit() }; N]),
+            words: core::array::from_fn(|_| SharedU64::new(0)),
+            built: SharedUsize::new(0),
+            offset: SharedU32::new(0),
+            builder: Builder::new(),
         }
     }
 
@@ -74,14 +101,14 @@ impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
         slots: impl IntoIterator<Item = Result<Slot<T>, E>>,
     ) -> Result<Self, E> {
         let mut storage = Self::new();
-        storage.offset.set(offset);
+        storage.offset.store_mut(offset);
         for (index, slot) in slots.into_iter().take(N).enumerate() {
             let slot = slot?;
             if slot.is_live() {
                 Bit::new(&storage.words, index).set();
             }
             storage.slots.get_mut()[index].write(slot);
-            storage.built.set(index + 1);
+            storage.built.store_mut(index + 1);
         }
         Ok(storage)
     }
@@ -97,8 +124,8 @@ impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
 
     /// The slots built so far, mutably, beside the occupancy words.
     #[inline]
-    fn built_mut(&mut self) -> (&mut [Slot<T>], &[Cell<u64>]) {
-        let built = self.built.get();
+    fn built_mut(&mut self) -> (&mut [Slot<T>], &[SharedU64]) {
+        let built = self.built.load_mut();
         let first = self.slots.get_mut().as_mut_ptr().cast::<Slot<T>>();
         // SAFETY: the first `built` elements are initialised (the invariant above), and
         // `&mut self` makes the borrow exclusive.
@@ -106,54 +133,69 @@ impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
         (slots, &self.words)
     }
 
-    /// Builds the slot at the watermark from `blank`, with `next_free` as its link, and raises
-    /// the watermark; false when all `N` are built. Nothing changes before `blank` returns, so
-    /// if it panics the storage is as it was.
+    /// Builds the slot at the watermark from `blank` and raises the watermark, then hands the
+    /// slot and its index to `place`, under `lock`. Nothing changes before `blank` returns, so if
+    /// it panics the storage is as it was. One thread builds at a time: while another builds,
+    /// this one waits for it.
     ///
     /// # Panics
     /// When `blank` builds a slot of this storage itself (a `Default` that reaches the pool).
     #[cold]
-    fn build(&self, next_free: u32, blank: impl FnOnce() -> T) -> Option<(usize, &Slot<T>)> {
+    fn build(
+        &self,
+        lock: &Lock,
+        blank: impl FnOnce() -> T,
+        place: impl FnOnce(usize, &Slot<T>),
+    ) -> Built {
+        if self.built.get() >= N {
+            return Built::Full;
+        }
+        let _building = match self.builder.claim() {
+            Claim::Claimed(building) => building,
+            Claim::Waited => return Built::Waited,
+            Claim::Reentered => panic!(
+                "an inline pool was asked for a slot while it was building a blank object: the \
+                 `Default` or `reset_with` of a pooled field must not create or acquire objects \
+                 of its own pool"
+            ),
+        };
         let index = self.built.get();
         if index >= N {
-            return None;
+            return Built::Full;
         }
-        assert!(
-            !self.building.replace(true),
-            "an inline pool was asked for a slot while it was building a blank object: the \
-             `Default` or `reset_with` of a pooled field must not create or acquire objects of \
-             its own pool"
-        );
-        let building = scopeguard::guard(&self.building, |building| building.set(false));
         let value = blank();
-        drop(building);
+        let _locked = lock.lock();
         if index == 0 {
             self.offset.set(offset::next());
         }
-        let slot = Slot::new(
-            value,
-            self.offset.get().wrapping_add(FIRST_VERSION),
-            next_free,
-        );
+        let slot = Slot::new(value, self.offset.get().wrapping_add(FIRST_VERSION), NIL);
         let at = self.slots.get().cast::<Slot<T>>().wrapping_add(index);
         // SAFETY: `index < N`, so `at` is in the array; it is past every built slot, so no
-        // reference reaches it, and it is uninitialised, so nothing is overwritten unread.
+        // reference reaches it, and it is uninitialised, so nothing is overwritten unread. Only
+        // the thread holding the claim to build writes here.
         unsafe { at.write(slot) };
         self.built.set(index + 1);
-        Some((index, &self.built()[index]))
+        place(index, &self.built()[index]);
+        Built::Slot
     }
 
     /// Builds every slot not built yet, threading them into `free` in index order after the
     /// last one built, as a heap pool's are; for a pool that wants every blank object built
     /// before the first `create`.
-    pub(crate) fn build_all(&self, free: &FreeList, mut blank: impl FnMut() -> T) {
+    pub(crate) fn build_all(&self, free: &FreeList, lock: &Lock, mut blank: impl FnMut() -> T) {
         let mut last: Option<usize> = None;
-        while let Some((index, slot)) = self.build(NIL, &mut blank) {
-            match last.and_then(|last| self.built().get(last)) {
-                Some(before) => free.insert_after(before, index, slot),
-                None => free.push(index, slot),
+        loop {
+            let place = |index: usize, slot: &Slot<T>| {
+                match last.and_then(|last| self.built().get(last)) {
+                    Some(before) => free.insert_after(before, index, slot),
+                    None => free.push(index, slot),
+                }
+                last = Some(index);
+            };
+            match self.build(lock, &mut blank, place) {
+                Built::Slot | Built::Waited => {}
+                Built::Full => return,
             }
-            last = Some(index);
         }
     }
 }
@@ -185,7 +227,7 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
     }
 
     #[inline]
-    fn first_mut(&mut self) -> (&mut [Slot<T>], &[Cell<u64>]) {
+    fn first_mut(&mut self) -> (&mut [Slot<T>], &[SharedU64]) {
         self.built_mut()
     }
 
@@ -238,26 +280,25 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
     }
 
     #[cold]
-    fn build_next(&self, free: &FreeList, blank: impl FnOnce() -> T) -> bool {
-        match self.build(NIL, blank) {
-            Some((index, slot)) => {
-                free.push(index, slot);
-                true
-            }
-            None => false,
+    fn build_next(&self, free: &FreeList, lock: &Lock, blank: impl FnOnce() -> T) -> bool {
+        match self.build(lock, blank, |index, slot| free.push(index, slot)) {
+            Built::Slot | Built::Waited => true,
+            Built::Full => false,
         }
     }
 
     fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
         let mut copy = Self::new();
-        copy.offset.set(self.offset.get());
-        for (to, from) in copy.words.iter().zip(&self.words) {
-            to.set(from.get());
-        }
+        copy.offset.store_mut(self.offset.get());
         for (index, here) in self.built().iter().enumerate() {
-            copy.slots.get_mut()[index].write(slot(index, here));
+            // The bits from the new slots: other threads may make slots here live meanwhile.
+            let slot = slot(index, here);
+            if slot.is_live() {
+                Bit::new(&copy.words, index).set();
+            }
+            copy.slots.get_mut()[index].write(slot);
             // One at a time, so that if `slot` panics the copy drops what it built.
-            copy.built.set(index + 1);
+            copy.built.store_mut(index + 1);
         }
         copy
     }

@@ -25,9 +25,10 @@ pub use inline::Inline;
 pub(crate) use inline::InlineSlots;
 
 use crate::free_list::FreeList;
+use crate::lock::Lock;
 use crate::occupancy::Bit;
+use crate::shared::SharedU64;
 use crate::slot::Slot;
-use core::cell::Cell;
 use core::iter::{Chain, Once};
 
 /// The version of a slot never used, counted from the pool's offset: even, not live.
@@ -111,7 +112,7 @@ pub trait Slots<T>: Sized {
     /// The slots that index 0 starts, mutably, beside their occupancy words: every slot built
     /// up to the first that is not (a heap pool's first chunk, an inline pool's built slots).
     /// The hot paths look here first, and elsewhere only out of line.
-    fn first_mut(&mut self) -> (&mut [Slot<T>], &[Cell<u64>]);
+    fn first_mut(&mut self) -> (&mut [Slot<T>], &[SharedU64]);
 
     /// Every chunk of built slots, the first first.
     fn chunks(&self) -> Chunks<'_, T>;
@@ -127,9 +128,11 @@ pub trait Slots<T>: Sized {
     #[cfg(feature = "rayon")]
     fn parts_mut(&mut self) -> (PartMut<'_, T>, RestMut<'_, T>);
 
-    /// Builds one more blank slot and puts it on `free`, for storage that builds slots on
-    /// first use; false when every slot is built (always, for storage built up front).
-    fn build_next(&self, free: &FreeList, blank: impl FnOnce() -> T) -> bool;
+    /// Builds one more blank slot and puts it on `free` under `lock`, for storage that builds
+    /// slots on first use; false when every slot is built (always, for storage built up front).
+    /// True also when another thread was building: this one waited for it, and the caller looks
+    /// for a free slot again.
+    fn build_next(&self, free: &FreeList, lock: &Lock, blank: impl FnOnce() -> T) -> bool;
 
     /// The same slots at the same versions, each made by `slot` from its pool-wide index and
     /// the slot here: handles into this storage are good in the copy.
@@ -145,7 +148,7 @@ pub(crate) struct Part<'a, T> {
     /// The pool-wide index of `slots[0]`.
     pub(crate) base: usize,
     pub(crate) slots: &'a [Slot<T>],
-    pub(crate) words: &'a [Cell<u64>],
+    pub(crate) words: &'a [SharedU64],
 }
 
 impl<T> Clone for Part<'_, T> {
@@ -160,7 +163,7 @@ impl<T> Copy for Part<'_, T> {}
 pub(crate) struct PartMut<'a, T> {
     pub(crate) base: usize,
     pub(crate) slots: &'a mut [Slot<T>],
-    pub(crate) words: &'a [Cell<u64>],
+    pub(crate) words: &'a [SharedU64],
 }
 
 /// The chunks past the first: a growing pool's, or none.

@@ -104,10 +104,15 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     )]
     #[inline]
     pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
-        if self.is_full() && !self.grow(self.limit()) {
-            return Err(self.refuse());
+        // Other threads may take the slots grown here before this one does: grow again then.
+        loop {
+            if let Some((index, slot, bit)) = self.take_slot() {
+                return Ok(self.lend_slot(index, slot, bit, init));
+            }
+            if !self.grow(self.limit()) {
+                return Err(self.refuse());
+            }
         }
-        self.try_acquire(init)
     }
 
     /// Gives back the chunks the pool added that hold no object in use (live or lent), and
