@@ -6,7 +6,7 @@
 //! `cargo run --release -p pooling-bevy [-- FRAMES]`
 
 use bevy_ecs::prelude::*;
-use bevy_ecs::schedule::ExecutorKind;
+use bevy_ecs::schedule::MultiThreadedExecutor;
 use pooling::Pooled;
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -119,7 +119,7 @@ fn main() {
     world.init_resource::<Extent>();
 
     let mut schedule = Schedule::default();
-    schedule.set_executor_kind(ExecutorKind::MultiThreaded);
+    schedule.set_executor(MultiThreadedExecutor::new());
     schedule.add_systems((spawn, animate).chain());
     // Both only read `Sparks` and write resources of their own: bevy may run them at once.
     schedule.add_systems((census, extent).after(animate));

@@ -48,7 +48,7 @@ impl Particle {
 /// Spawns the `frame`th burst: the same particles in either pool.
 fn burst(pool: &mut ParticlePool, frame: u32) -> usize {
     let mut spawned = 0;
-    for k in 0..3_000u32 {
+    for k in 0..1_500u32 {
         let seed = frame
             .wrapping_mul(7919)
             .wrapping_add(k.wrapping_mul(104_729));
