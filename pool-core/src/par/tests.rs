@@ -20,7 +20,7 @@ struct Mote {
 }
 
 impl Pooled for Mote {
-    const SIZE: usize = 300;
+    const SIZE: usize = 200;
     type Strategy = Fail;
 
     fn blank(_: PoolToken<'_, Self>) -> Self {
@@ -122,17 +122,17 @@ fn leaves(span: SpanMut<'_, Mote>) -> Vec<Vec<(usize, usize, usize)>> {
     }
 }
 
-/// The three storages and strategies: a heap pool, a grown one (chunks of 100, 128 and 256
+/// The three storages and strategies: a heap pool, a grown one (chunks of 40, 64 and 128
 /// slots), and an inline one; each with every third object released.
 fn pools() -> (
     Pool<Mote>,
-    Pool<Mote, Grow<484>>,
-    Pool<Mote, Fail, Inline<200, 4>>,
+    Pool<Mote, Grow<232>>,
+    Pool<Mote, Fail, Inline<130, 3>>,
 ) {
     let mut heap = Pool::<Mote>::new();
-    let mut grown = Pool::<Mote, Grow<484>>::with_capacity(100);
-    let mut inline = Pool::<Mote, Fail, Inline<200, 4>>::new();
-    for value in 0..484 {
+    let mut grown = Pool::<Mote, Grow<232>>::with_capacity(40);
+    let mut inline = Pool::<Mote, Fail, Inline<130, 3>>::new();
+    for value in 0..232 {
         let owned = || Some(Box::new(value));
         let make = |m: &mut Mote| {
             m.value = value;
@@ -182,9 +182,9 @@ fn check_leaves<S, B: Storage>(pool: &mut Pool<Mote, S, B>, chunks: &[(usize, us
 #[test]
 fn spans_halve_at_chunks_then_at_groups_on_every_storage() {
     let (mut heap, mut grown, mut inline) = pools();
-    check_leaves(&mut heap, &[(0, 300)]);
-    check_leaves(&mut grown, &[(0, 100), (100, 128), (228, 256)]);
-    check_leaves(&mut inline, &[(0, 200)]);
+    check_leaves(&mut heap, &[(0, 200)]);
+    check_leaves(&mut grown, &[(0, 40), (40, 64), (104, 128)]);
+    check_leaves(&mut inline, &[(0, 130)]);
 }
 
 /// The handles and values a split walk yields, against the sequential `iter_mut`.
