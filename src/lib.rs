@@ -8,10 +8,10 @@ pub use pool_core::{
     Pool, PoolFull, PoolToken, Pooled, Reset, StaleHandle, Stats, Storage, TotalOrder, Values,
     ValuesMut,
 };
-#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
-pub use pool_core::{SyncGuard, SyncLease, SyncPool};
 #[cfg(feature = "rayon")]
 pub use pool_core::{ParIter, ParIterMut, ParValues, ParValuesMut};
+#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
+pub use pool_core::{SyncGuard, SyncLease, SyncPool};
 pub use pool_derive::{Pooled, Reset};
 
 /// Every compile error the derives and the pools' borrow rules cause, with what to do about it.

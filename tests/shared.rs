@@ -4,8 +4,11 @@
 //! join. Fewer rounds under Miri.
 
 use pooling::{Grow, Heap, Inline, Iter, IterMut, Pool, Pooled, Values, ValuesMut};
+use serde::{Deserialize, Serialize};
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, LazyLock, RwLock};
 use std::thread;
 
@@ -333,4 +336,113 @@ fn assert_whole(pool: &JobPool) {
     assert!(pool.try_acquire(|_| {}).is_err());
     drop(leases);
     assert_eq!(pool.stats().free, stats.free);
+}
+
+thread_local! {
+    /// Set while a `Hooked` reset runs on this thread (or the pool is built), so that the
+    /// reset's own lease does not re-enter again as it goes back.
+    static INSIDE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Leases taken by the resets themselves.
+static NESTED: AtomicU64 = AtomicU64::new(0);
+
+static HOOKED: LazyLock<HookedPool> = LazyLock::new(|| {
+    INSIDE.set(true);
+    let pool = HookedPool::new();
+    INSIDE.set(false);
+    pool
+});
+
+/// A reset that reaches its own pool, from whichever thread gives an object back.
+fn reenter(resets: &mut u32) {
+    *resets += 1;
+    if INSIDE.replace(true) {
+        return;
+    }
+    let pool = &*HOOKED;
+    assert!(pool.stats().leased <= pool.capacity());
+    if let Ok(lease) = pool.try_acquire(|h| h.value = 1) {
+        NESTED.fetch_add(1, Ordering::Relaxed);
+        drop(lease);
+    }
+    INSIDE.set(false);
+}
+
+#[derive(Pooled)]
+#[pool(size = 8)]
+struct Hooked {
+    value: u32,
+    #[pool(reset_with = reenter)]
+    resets: u32,
+}
+
+#[test]
+fn resets_that_reenter_a_shared_pool_from_several_threads_do_not_deadlock() {
+    let rounds = ROUNDS / 10;
+    thread::scope(|s| {
+        for t in 0..2 {
+            s.spawn(move || {
+                for round in 0..rounds {
+                    let value = u32::try_from(t * 1000 + round).unwrap() + 2;
+                    let lease = HOOKED.acquire(|h| h.value = value).unwrap();
+                    assert_eq!(lease.value, value);
+                }
+            });
+        }
+    });
+    let stats = HOOKED.stats();
+    let nested = NESTED.load(Ordering::Relaxed);
+    assert!(nested > 0, "the resets leased too");
+    assert_eq!(stats.created, 2 * rounds + nested);
+    assert_eq!(stats.released, stats.created);
+    assert_eq!((stats.leased, stats.free), (0, 8));
+}
+
+#[derive(Pooled, Clone, Serialize, Deserialize)]
+#[pool(size = 16)]
+struct Note {
+    tag: u64,
+    log: Vec<u64>,
+}
+
+/// A copy or a save is of one moment: its books add up, and every free slot in it can be taken.
+fn assert_copy_whole(copy: &NotePool) {
+    let stats = copy.stats();
+    assert_eq!(stats.leased, 0, "leases stay with the pool");
+    assert_eq!(stats.live + stats.free, stats.capacity);
+    assert_eq!(copy.iter().count(), stats.live);
+    assert!(copy.values().all(|n| n.log == [n.tag]));
+    let leases: Vec<_> = (0..stats.free)
+        .map(|_| copy.try_acquire(|n| assert!(n.log.is_empty())).unwrap())
+        .collect();
+    assert!(copy.try_acquire(|_| {}).is_err());
+    drop(leases);
+}
+
+#[test]
+fn clones_and_saves_made_while_other_threads_lease_are_whole() {
+    let pool = NotePool::new();
+    thread::scope(|s| {
+        let pool = &pool;
+        for t in 0..2u64 {
+            s.spawn(move || {
+                for round in 0..ROUNDS / 10 {
+                    let tag = t * 1_000_000 + round + 1;
+                    let mut lease = pool.try_acquire(|n| n.tag = tag).unwrap();
+                    lease.log.push(tag);
+                    if round % 8 == 0 && round < 40 {
+                        let _ = lease.into_handle();
+                    }
+                }
+            });
+        }
+        for _ in 0..ROUNDS / 100 + 2 {
+            assert_copy_whole(&pool.clone());
+            let saved = serde_json::to_string(pool).unwrap();
+            let loaded: NotePool = serde_json::from_str(&saved).expect("a save of one moment");
+            assert_copy_whole(&loaded);
+        }
+    });
+    assert_copy_whole(&pool.clone());
 }

@@ -40,7 +40,7 @@ impl<T: Pooled + Clone, S, B: Storage> Clone for Pool<T, S, B> {
             if slot.is_live() {
                 live += 1;
                 let object = slot.get(slot.handle(index)).expect("the slot is live");
-                Slot::new(object.clone(), slot.version(), NIL)
+                Slot::new_live(object.clone(), slot.version(), index)
             } else {
                 Slot::new(blank::<T>(), slot.version(), LENT)
             }

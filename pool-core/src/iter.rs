@@ -151,6 +151,9 @@ impl<'a, T> WalkMut<'a, T> {
 /// ([`Lease::into_handle`](crate::Lease::into_handle)): it yields every object live when it
 /// started, and perhaps some made live since. Its length is known only from below, so it is not
 /// an `ExactSizeIterator`; [`Pool::len`](crate::Pool::len) is exact.
+///
+/// It is `Send` and `Sync` when `T` is `Sync` (with `std`, on targets with 64-bit atomics), so
+/// that it can be split over threads; so is [`Values`].
 pub struct Iter<'a, T> {
     walk: Walk<'a, T>,
     /// Objects live at the start and not yet passed, at least: none can stop being live while
@@ -207,6 +210,9 @@ impl<T> Clone for Iter<'_, T> {
 
 /// The live objects of a pool with their handles, mutably, in slot order; see
 /// [`Pool::iter_mut`](crate::Pool::iter_mut).
+///
+/// It is `Send` when `T` is `Send` (with `std`, on targets with 64-bit atomics); so is
+/// [`ValuesMut`].
 pub struct IterMut<'a, T> {
     walk: WalkMut<'a, T>,
     remaining: usize,
@@ -255,7 +261,11 @@ impl<'a, T> Iterator for Values<'a, T> {
 
     #[inline]
     fn next(&mut self) -> Option<&'a T> {
-        self.0.next().map(|(_, object)| object)
+        // Not through `Iter::next`: the handle's version is an atomic load, which the compiler
+        // keeps even when the handle is dropped.
+        let (_, _, object) = self.0.walk.next()?;
+        self.0.remaining = self.0.remaining.saturating_sub(1);
+        Some(object)
     }
 
     #[inline]

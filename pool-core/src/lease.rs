@@ -97,7 +97,7 @@ impl<'a, T: Pooled> Lease<'a, T> {
         let this = ManuallyDrop::new(self);
         let slot = this.taken.slot();
         let _locked = this.lock.lock();
-        slot.mark_live();
+        slot.mark_live(this.index);
         this.bit.set();
         this.counts.keep_lease();
         slot.handle(this.index)
@@ -126,10 +126,10 @@ impl<T: Pooled> Drop for Lease<'_, T> {
         // live, where iteration, `retain` or `release_all` can still reach and release it. The
         // lease is not used after that.
         let slot = self.taken.slot();
-        let (bit, counts, lock) = (&self.bit, self.counts, self.lock);
+        let (index, bit, counts, lock) = (self.index, &self.bit, self.counts, self.lock);
         let keep_live = scopeguard::guard((), |()| {
             let _locked = lock.lock();
-            slot.mark_live();
+            slot.mark_live(index);
             bit.set();
             counts.keep_lease();
         });

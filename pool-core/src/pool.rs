@@ -60,8 +60,27 @@ use scopeguard::ScopeGuard;
 /// pool grows): free slots are threaded into a list, and a slot's object is reset in place
 /// when released. Iteration visits live objects only, skipping free slots 64 at a time.
 ///
-/// A pool is [`Send`] when `T` is, and is not [`Sync`]: its bookkeeping lives in cells, so that
-/// objects can be lent out through `&self` ([`acquire`](Pool::try_acquire)).
+/// # Sharing a pool between threads
+///
+/// A pool is [`Send`] when `T` is, and [`Sync`] when `T` is `Send + Sync` (with the `std`
+/// feature, on targets with 64-bit atomics), as slotmap's `SlotMap` is: it fits an
+/// `Arc<RwLock<_>>`, a `static` `LazyLock<RwLock<_>>` or a Bevy `Resource`, and threads sharing
+/// one `&Pool` read it (`get`, iteration, [`stats`](Pool::stats)) and lease objects from it
+/// ([`try_acquire`](Pool::try_acquire), `acquire`) at once: no slot is lent twice, and the stats
+/// add up once they are done.
+///
+/// The `&self` paths that change the pool hold a short spin lock: taking a slot for a lease (and
+/// the high-water mark), a lease's give-back after its reset, `into_handle`, growth through
+/// `acquire` (adding the chunk, once built) and an inline slot built on first use, `stats`, and
+/// the snapshots of `clone` and `serialize`. No user code runs under it: `init`, resets,
+/// `Default`, `Clone` and `Serialize` run outside, and may use the pool again. One thread at a
+/// time builds blank objects to grow the pool; the others wait for it. `get`, `contains`,
+/// iteration, `len` and `is_full` take no lock (while other threads lease, the last two are of
+/// a moment that may already be gone). Through `&mut self` (`create`, `release`, `get_mut`,
+/// `retain`...) the pool takes no lock and its atomics are plain loads and stores.
+///
+/// Without `std`, or without 64-bit atomics, the pool is not `Sync`: its books are cells, and a
+/// shared pool sits behind the program's own lock (a critical-section mutex on firmware).
 ///
 /// Code generic over the storage too names [`Storage`] as a bound:
 /// `fn f<T: Pooled, S, B: Storage>(pool: &mut Pool<T, S, B>)`.
@@ -196,7 +215,7 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
     ///     bytes: [u8; 64],
     /// }
     ///
-    /// // A pool is not `Sync`: a `static` one sits behind the program's own lock.
+    /// // `create` and `release` take `&mut self`: a `static` pool sits behind a lock.
     /// static PACKETS: Mutex<PacketPool> = Mutex::new(PacketPool::new());
     ///
     /// let mut pool = PACKETS.lock().unwrap();
@@ -913,7 +932,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         init(handle, &mut value);
         ScopeGuard::into_inner(value);
         free.pop_head_mut(slot);
-        slot.mark_live_mut();
+        slot.mark_live_mut(handle);
         bit.set();
         counts.create_mut();
         handle

@@ -244,18 +244,20 @@ mod pools {
         }
     }
 
-    /// The next saved slot: its version, and its saved object if it was live or a blank one.
+    /// The next saved slot, at `index`: its version, and its saved object if it was live or a
+    /// blank one.
     fn saved_slot<T: Pooled>(
+        index: usize,
         versions: &mut impl Iterator<Item = u32>,
         objects: &mut impl Iterator<Item = T>,
     ) -> Result<Slot<T>, &'static str> {
         let version = versions.next().ok_or("fewer versions than slots")?;
-        let object = if version % 2 == 1 {
-            objects.next().ok_or("fewer objects than live slots")?
+        if version % 2 == 1 {
+            let object = objects.next().ok_or("fewer objects than live slots")?;
+            Ok(Slot::new_live(object, version, index))
         } else {
-            blank::<T>()
-        };
-        Ok(Slot::new(object, version, NIL))
+            Ok(Slot::new(blank::<T>(), version, NIL))
+        }
     }
 
     impl<T: Pooled> Saved<Vec<T>> {
@@ -270,8 +272,8 @@ mod pools {
             let mut versions = self.versions.iter().map(|v| v.wrapping_add(self.offset));
             let mut objects = self.objects.into_iter();
             let mut chunk = |base: usize, len: usize| -> Result<Chunk<T>, &'static str> {
-                let slots = (0..len)
-                    .map(|_| saved_slot(&mut versions, &mut objects))
+                let slots = (base..base + len)
+                    .map(|index| saved_slot(index, &mut versions, &mut objects))
                     .collect::<Result<Box<[Slot<T>]>, &'static str>>()?;
                 Ok(Chunk::from_slots(base, slots))
             };
@@ -312,7 +314,7 @@ mod pools {
             }
             let mut versions = self.versions.iter().map(|v| v.wrapping_add(self.offset));
             let mut objects = self.objects.into_iter();
-            let slots = (0..first).map(|_| saved_slot(&mut versions, &mut objects));
+            let slots = (0..first).map(|index| saved_slot(index, &mut versions, &mut objects));
             let storage = InlineSlots::from_slots(self.offset, slots)?;
             if versions.next().is_some() {
                 return Err("more versions than slots");

@@ -108,11 +108,46 @@ shared!(
     AtomicU32
 );
 shared!(
-    /// A `u64` of the pool's books: a count, a word of occupancy bits.
+    /// A `u64` of the pool's books: a count, a word of occupancy bits, a slot's version and link.
     SharedU64,
     u64,
     AtomicU64
 );
+
+/// The index of a `u64`'s low half in [`SharedU64::with_halves_mut`]'s array.
+pub(crate) const LOW: usize = if cfg!(target_endian = "little") { 0 } else { 1 };
+/// The index of a `u64`'s high half in [`SharedU64::with_halves_mut`]'s array.
+pub(crate) const HIGH: usize = 1 - LOW;
+
+impl SharedU64 {
+    /// Hands `f` the value's two halves (at [`LOW`] and [`HIGH`]), through `&mut`: plain 32-bit
+    /// loads and stores, which the compiler keeps apart where it would join two changes to a
+    /// `u64` into shifts and masks.
+    #[inline]
+    pub(crate) fn with_halves_mut<R>(&mut self, f: impl FnOnce(&mut [u32; 2]) -> R) -> R {
+        #[cfg(loom)]
+        return self.value.with_mut(|value| {
+            #[expect(clippy::cast_possible_truncation, reason = "the halves")]
+            let mut halves = if LOW == 0 {
+                [*value as u32, (*value >> 32) as u32]
+            } else {
+                [(*value >> 32) as u32, *value as u32]
+            };
+            let result = f(&mut halves);
+            *value = u64::from(halves[HIGH]) << 32 | u64::from(halves[LOW]);
+            result
+        });
+        #[cfg(not(loom))]
+        {
+            let value: &mut u64 = self.value.get_mut();
+            // SAFETY: `u64` and `[u32; 2]` have the same size, a `u64` is aligned at least as a
+            // `u32` is, every bit pattern is valid for both, and `&mut self` makes the borrow
+            // exclusive; `LOW` and `HIGH` follow the target's byte order.
+            let halves = unsafe { &mut *core::ptr::from_mut(value).cast::<[u32; 2]>() };
+            f(halves)
+        }
+    }
+}
 shared!(
     /// A `usize` of the pool's books: a count of slots.
     SharedUsize,

@@ -1,5 +1,5 @@
 use crate::Handle;
-use crate::shared::SharedU32;
+use crate::shared::{HIGH, LOW, SharedU64};
 use core::cell::UnsafeCell;
 use core::num::NonZeroU32;
 
@@ -19,53 +19,93 @@ pub(crate) const INDEX_END: usize = u32::MAX as usize - 1;
 /// slot, shared by [`get`](Slot::get) or exclusively through `&mut Slot`; a slot that is not live
 /// is borrowed only by the one [`Taken`] made from it.
 pub(crate) struct Slot<T> {
-    // In shared cells: changed through `&Pool` (by leases) only under the pool's lock, and read
-    // without it by lookups and iteration.
-    version: SharedU32,
-    /// The next slot of the free list while this one is on it; meaningless otherwise.
-    next_free: SharedU32,
+    /// The version in the high half; in the low half the next slot of the free list while this
+    /// one is on it, and this slot's own index while it is live (meaningless otherwise). So a
+    /// live slot's word is the bits of its object's handle, and a lookup compares one word.
+    ///
+    /// In a shared cell: changed through `&Pool` (by leases) only under the pool's lock, and
+    /// read without it by lookups and iteration.
+    word: SharedU64,
     value: UnsafeCell<T>,
 }
 
+/// The word of a slot at `version` whose low half is `low`.
+#[inline]
+const fn word(version: u32, low: u32) -> u64 {
+    (version as u64) << 32 | low as u64
+}
+
+/// The version in a slot's word.
+#[inline]
+const fn version(word: u64) -> u32 {
+    (word >> 32) as u32
+}
+
+/// The low half of a slot's word.
+#[inline]
+const fn low(word: u64) -> u32 {
+    #[expect(clippy::cast_possible_truncation, reason = "the low half")]
+    let low = word as u32;
+    low
+}
+
 impl<T> Slot<T> {
+    /// A slot that is not live, at `version` (even), linked to `next_free`.
     pub(crate) fn new(value: T, version: u32, next_free: u32) -> Self {
+        debug_assert!(version & 1 == 0);
         Self {
-            version: SharedU32::new(version),
-            next_free: SharedU32::new(next_free),
+            word: SharedU64::new(word(version, next_free)),
+            value: UnsafeCell::new(value),
+        }
+    }
+
+    /// A live slot at `index`, at `version` (odd).
+    pub(crate) fn new_live(value: T, version: u32, index: usize) -> Self {
+        debug_assert!(version & 1 == 1);
+        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+        let index = index as u32;
+        Self {
+            word: SharedU64::new(word(version, index)),
             value: UnsafeCell::new(value),
         }
     }
 
     #[inline]
     pub(crate) fn version(&self) -> u32 {
-        self.version.get()
+        version(self.word.get())
     }
 
     /// Whether the slot holds a live object.
     #[inline]
     pub(crate) fn is_live(&self) -> bool {
-        self.version.get() & 1 == 1
+        self.version() & 1 == 1
     }
 
     /// Whether `handle` names the slot's object (the caller checks the index). Handles carry odd
     /// versions only, so this is false for a slot without a live object.
     #[inline]
     pub(crate) fn matches(&self, handle: Handle<T>) -> bool {
-        self.version.get() == handle.version()
+        self.word.get() == handle.to_bits()
     }
 
     /// [`matches`](Slot::matches), through `&mut`.
     #[inline]
     pub(crate) fn matches_mut(&mut self, handle: Handle<T>) -> bool {
-        self.version.load_mut() == handle.version()
+        self.word.load_mut() == handle.to_bits()
     }
 
     /// The handle of the slot's live object.
     #[inline]
     pub(crate) fn handle(&self, index: usize) -> Handle<T> {
-        debug_assert!(self.is_live(), "only a live object has a handle");
+        let word = self.word.get();
+        debug_assert!(version(word) & 1 == 1, "only a live object has a handle");
+        debug_assert_eq!(
+            low(word) as usize,
+            index,
+            "a live slot's word holds its index"
+        );
         // A live slot's version is odd, so this is the version itself, and not zero.
-        let version = NonZeroU32::MIN | self.version.get();
+        let version = NonZeroU32::MIN | version(word);
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
         Handle::new(index as u32, version)
     }
@@ -73,7 +113,7 @@ impl<T> Slot<T> {
     /// [`handle`](Slot::handle), through `&mut`.
     #[inline]
     pub(crate) fn handle_mut(&mut self, index: usize) -> Handle<T> {
-        let version = self.version.load_mut();
+        let version = self.word.with_halves_mut(|halves| halves[HIGH]);
         debug_assert!(version & 1 == 1, "only a live object has a handle");
         let version = NonZeroU32::MIN | version;
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
@@ -97,7 +137,7 @@ impl<T> Slot<T> {
     /// makes good.
     #[inline]
     pub(crate) fn next_handle(&mut self, index: usize) -> Handle<T> {
-        let version = self.version.load_mut();
+        let version = self.word.with_halves_mut(|halves| halves[HIGH]);
         debug_assert!(version & 1 == 0);
         // A slot that is not live has an even version: the next one is odd, so not zero.
         let version = NonZeroU32::MIN | version.wrapping_add(1);
@@ -152,19 +192,25 @@ impl<T> Slot<T> {
         }
     }
 
-    /// Makes the slot live: its version turns odd, the version of the handle to its object.
+    /// Makes the slot, at `index`, live: its version turns odd, the version of the handle to its
+    /// object, and its word the handle's bits.
     #[inline]
-    pub(crate) fn mark_live(&self) {
-        debug_assert!(!self.is_live());
-        self.version.set(self.version.get().wrapping_add(1));
+    pub(crate) fn mark_live(&self, index: usize) {
+        let version = self.version();
+        debug_assert!(version & 1 == 0);
+        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+        self.word.set(word(version.wrapping_add(1), index as u32));
     }
 
-    /// [`mark_live`](Slot::mark_live), through `&mut`.
+    /// [`mark_live`](Slot::mark_live), through `&mut`, with the handle
+    /// [`next_handle`](Slot::next_handle) gave: the slot's word is its bits.
     #[inline]
-    pub(crate) fn mark_live_mut(&mut self) {
-        let version = self.version.load_mut();
-        debug_assert!(version & 1 == 0);
-        self.version.store_mut(version.wrapping_add(1));
+    pub(crate) fn mark_live_mut(&mut self, handle: Handle<T>) {
+        debug_assert_eq!(
+            handle.version(),
+            version(self.word.load_mut()).wrapping_add(1)
+        );
+        self.word.store_mut(handle.to_bits());
     }
 
     /// Ends the life of the slot's object: its version turns even, so that no handle to that
@@ -172,36 +218,37 @@ impl<T> Slot<T> {
     /// reached `retired_at`, and must never be used again.
     #[inline]
     pub(crate) fn mark_dead(&mut self, retired_at: u32) -> bool {
-        let version = self.version.load_mut();
-        debug_assert!(version & 1 == 1);
-        let next = version.wrapping_add(1);
-        self.version.store_mut(next);
-        next == retired_at
+        self.word.with_halves_mut(|halves| {
+            debug_assert!(halves[HIGH] & 1 == 1);
+            halves[HIGH] = halves[HIGH].wrapping_add(1);
+            halves[HIGH] == retired_at
+        })
     }
 
     #[inline]
     pub(crate) fn next_free(&self) -> u32 {
-        self.next_free.get()
+        low(self.word.get())
     }
 
+    /// Links the slot, which is not live, to `next` (under the pool's lock, through `&self`).
     #[inline]
     pub(crate) fn set_next_free(&self, next: u32) {
-        self.next_free.set(next);
+        self.word.set(word(self.version(), next));
     }
 
     #[inline]
     pub(crate) fn next_free_mut(&mut self) -> u32 {
-        self.next_free.load_mut()
+        self.word.with_halves_mut(|halves| halves[LOW])
     }
 
     #[inline]
     pub(crate) fn set_next_free_mut(&mut self, next: u32) {
-        self.next_free.store_mut(next);
+        self.word.with_halves_mut(|halves| halves[LOW] = next);
     }
 
     #[cfg(test)]
     pub(crate) fn force_version(&self, version: u32) {
-        self.version.set(version);
+        self.word.set(word(version, self.next_free()));
     }
 }
 
