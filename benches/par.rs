@@ -1,6 +1,6 @@
 //! Parallel updates (issue 24): a frame of 200,000 32-byte bodies, all live, each taking 16
 //! spring sub-steps (compute-bound, as game physics is), sequentially and with rayon, on a `Vec`,
-//! in bevy_ecs and in a pool; and the dying frame, where 1 % of the bodies die each frame (every
+//! in `bevy_ecs` and in a pool; and the dying frame, where 1 % of the bodies die each frame (every
 //! body lives 100 frames, their ages staggered) and as many are created again.
 //!
 //! `cargo bench -p pooling-benches --bench par`; the threads are rayon's global pool and bevy's
@@ -84,9 +84,9 @@ impl Body {
     }
 
     fn bits(&self) -> [u32; 8] {
-        let [x, y, z] = self.pos.map(f32::to_bits);
-        let [u, v, w] = self.vel.map(f32::to_bits);
-        [x, y, z, u, v, w, self.age, self.life]
+        let [px, py, pz] = self.pos.map(f32::to_bits);
+        let [vx, vy, vz] = self.vel.map(f32::to_bits);
+        [px, py, pz, vx, vy, vz, self.age, self.life]
     }
 }
 

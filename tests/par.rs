@@ -166,7 +166,7 @@ mod rayon_walks {
             pool.write()
                 .unwrap()
                 .par_values_mut()
-                .for_each(|s| s.id += 1)
+                .for_each(|s| s.id += 1);
         });
         let after: u64 = pool.read().unwrap().values().map(|s| u64::from(s.id)).sum();
         assert_eq!(after, expected + 2000);

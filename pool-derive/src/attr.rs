@@ -36,6 +36,12 @@ impl Item {
 }
 
 /// What `#[pool(size = ...)]` or `#[pool(max = ...)]` said, if anything.
+// `allow`, not `expect`: `Expr` is large only where another crate in the build turns on syn's
+// `full` feature (bevy_ecs's macros do, in the workspace); one is parsed per attribute.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "parsed once per attribute; its size depends on syn's features"
+)]
 pub(crate) enum Count {
     Missing,
     /// Given but wrong; the error is already reported.

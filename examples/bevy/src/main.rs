@@ -1,9 +1,13 @@
-//! A bevy_ecs app that keeps its particles in a pool, as a `Resource`: one system spawns them,
+//! A `bevy_ecs` app that keeps its particles in a pool, as a `Resource`: one system spawns them,
 //! one animates them and releases the dead, and two systems that only read the pool run in
 //! parallel on bevy's multi-threaded executor after them. It runs a fixed number of frames,
 //! checks the readers' figures against the writers', and exits.
 //!
 //! `cargo run --release -p pooling-bevy [-- FRAMES]`
+#![allow(
+    clippy::needless_pass_by_value,
+    reason = "bevy hands systems their parameters by value"
+)]
 
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::MultiThreadedExecutor;

@@ -38,7 +38,7 @@ impl Particle {
     /// One frame of aging: false when the particle dies.
     fn age(&mut self) -> bool {
         self.frames_left -= 1;
-        if self.frames_left % 8 == 0 {
+        if self.frames_left.is_multiple_of(8) {
             self.trail.push(self.pos);
         }
         self.frames_left > 0
