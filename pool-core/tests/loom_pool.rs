@@ -1,7 +1,7 @@
 //! loom models of every path that changes a `Pool` through `&self` from several threads:
 //! leases taken and given back, growth, slots built on first use, leases turned into handles,
-//! and the stats read meanwhile. loom runs each under every interleaving of its threads (up to a
-//! bound on preemptions), with a model of the memory orderings.
+//! and the stats and copies read meanwhile. loom runs each under every interleaving of its
+//! threads (up to a bound on preemptions), with a model of the memory orderings.
 //!
 //! `RUSTFLAGS="--cfg loom" cargo test -p pool-core --release --test loom_pool --target-dir target/loom`
 #![cfg(loom)]
@@ -37,6 +37,16 @@ impl Pooled for Probe {
 
     fn reset_at_reuse(&mut self) {
         self.value = 0;
+    }
+}
+
+impl Clone for Probe {
+    fn clone(&self) -> Self {
+        Probe {
+            value: self.value,
+            resets: self.resets,
+            payload: self.payload.clone(),
+        }
     }
 }
 
@@ -208,5 +218,31 @@ fn a_lease_turned_into_a_handle_races_iteration_and_stats() {
         assert_eq!(pool.get(handle).map(|p| p.value), Some(5));
         let stats = pool.stats();
         assert_eq!((stats.live, stats.leased, stats.free), (1, 0, 1));
+    });
+}
+
+#[test]
+fn a_clone_races_a_lease_turned_into_a_handle() {
+    model(3, || {
+        let pool = Arc::new(Pool::<Probe>::new());
+        let other = {
+            let pool = Arc::clone(&pool);
+            thread::spawn(move || {
+                let lease = pool.acquire(|p| p.value = 5).unwrap();
+                lease.into_handle()
+            })
+        };
+        assert_books(&pool.stats());
+        // The copy is of one moment: the object is live in it, with its value, or its slot is
+        // free; never counted one way and kept the other.
+        let copy = Pool::clone(&pool);
+        let stats = copy.stats();
+        assert_books(&stats);
+        assert_eq!(stats.leased, 0);
+        assert_eq!(copy.iter().count(), stats.live);
+        assert!(copy.values().all(|p| p.value == 5));
+        let handle = other.join().unwrap();
+        assert_eq!(pool.get(handle).map(|p| p.value), Some(5));
+        assert_eq!(copy.get(handle).map(|p| p.value).unwrap_or(5), 5);
     });
 }
