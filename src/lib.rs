@@ -10,6 +10,8 @@ pub use pool_core::{
 };
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]
 pub use pool_core::{OwnedSyncLease, SyncGuard, SyncIter, SyncLease, SyncPool};
+#[cfg(feature = "rayon")]
+pub use pool_core::{ParIter, ParIterMut, ParValues, ParValuesMut};
 pub use pool_derive::{Pooled, Reset};
 
 /// Every compile error the derives and the pools' borrow rules cause, with what to do about it.

@@ -8,7 +8,7 @@ use core::mem;
 use core::slice;
 
 /// The live slots of a pool's chunks, through `&Pool`, found by their occupancy bits.
-struct Walk<'a, T> {
+pub(crate) struct Walk<'a, T> {
     slots: &'a [Slot<T>],
     /// The slots from the current word's first on.
     group: &'a [Slot<T>],
@@ -23,7 +23,7 @@ struct Walk<'a, T> {
 }
 
 impl<'a, T> Walk<'a, T> {
-    fn new(mut chunks: Chunks<'a, T>) -> Self {
+    pub(crate) fn new(mut chunks: Chunks<'a, T>) -> Self {
         let first = chunks.next().expect("a pool has a first chunk");
         Self {
             slots: first.slots,
@@ -38,7 +38,7 @@ impl<'a, T> Walk<'a, T> {
 
     /// The next live slot's index, the slot and its object.
     #[inline]
-    fn next(&mut self) -> Option<(usize, &'a Slot<T>, &'a T)> {
+    pub(crate) fn next(&mut self) -> Option<(usize, &'a Slot<T>, &'a T)> {
         if self.bits == 0 {
             self.next_word()?;
         }
@@ -103,7 +103,7 @@ impl<T> Clone for Walk<'_, T> {
 
 /// The live slots of a pool's chunks, through `&mut Pool`: each slot is split off the rest as it
 /// is visited, so the mutable borrows handed out never overlap.
-struct WalkMut<'a, T> {
+pub(crate) struct WalkMut<'a, T> {
     /// The slots of the current chunk not yet passed.
     slots: &'a mut [Slot<T>],
     /// The index in the chunk of `slots[0]`.
@@ -114,7 +114,7 @@ struct WalkMut<'a, T> {
 }
 
 impl<'a, T> WalkMut<'a, T> {
-    fn new(mut chunks: ChunksMut<'a, T>) -> Self {
+    pub(crate) fn new(mut chunks: ChunksMut<'a, T>) -> Self {
         let first = chunks.next().expect("a pool has a first chunk");
         Self {
             slots: first.slots,
@@ -126,7 +126,7 @@ impl<'a, T> WalkMut<'a, T> {
     }
 
     #[inline]
-    fn next(&mut self) -> Option<(usize, &'a mut Slot<T>)> {
+    pub(crate) fn next(&mut self) -> Option<(usize, &'a mut Slot<T>)> {
         loop {
             if let Some(local) = self.bits.next() {
                 let slots = mem::take(&mut self.slots);

@@ -58,6 +58,8 @@ mod offset;
 #[cfg(feature = "alloc")]
 mod once_box;
 mod order;
+#[cfg(feature = "rayon")]
+mod par;
 mod pool;
 mod pooled;
 mod reset;
@@ -81,6 +83,8 @@ pub use crate::handle::Handle;
 pub use crate::iter::{Iter, IterMut, Values, ValuesMut};
 pub use crate::lease::Lease;
 pub use crate::order::{Importance, TotalOrder};
+#[cfg(feature = "rayon")]
+pub use crate::par::{ParIter, ParIterMut, ParValues, ParValuesMut};
 pub use crate::pool::Pool;
 pub use crate::pooled::{Evictable, PoolToken, Pooled};
 pub use crate::reset::Reset;

@@ -131,6 +131,16 @@ impl<T> Slots<T> for HeapSlots<T> {
         iter::once(self.first.part_mut()).chain(self.grown.chunks_mut())
     }
 
+    #[cfg(feature = "rayon")]
+    fn parts(&self) -> (super::Part<'_, T>, super::Rest<'_, T>) {
+        (self.first.part(), self.grown.chunks())
+    }
+
+    #[cfg(feature = "rayon")]
+    fn parts_mut(&mut self) -> (super::PartMut<'_, T>, super::RestMut<'_, T>) {
+        (self.first.part_mut(), self.grown.chunks_mut())
+    }
+
     #[inline]
     fn build_next(&self, _: &FreeList, _: &Lock, _: impl FnOnce() -> T) -> bool {
         false

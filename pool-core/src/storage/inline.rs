@@ -258,6 +258,27 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
         iter::once(part).chain(no_rest_mut())
     }
 
+    #[cfg(feature = "rayon")]
+    fn parts(&self) -> (Part<'_, T>, super::Rest<'_, T>) {
+        let part = Part {
+            base: 0,
+            slots: self.built(),
+            words: &self.words,
+        };
+        (part, no_rest())
+    }
+
+    #[cfg(feature = "rayon")]
+    fn parts_mut(&mut self) -> (PartMut<'_, T>, super::RestMut<'_, T>) {
+        let (slots, words) = self.built_mut();
+        let part = PartMut {
+            base: 0,
+            slots,
+            words,
+        };
+        (part, no_rest_mut())
+    }
+
     #[cold]
     fn build_next(&self, free: &FreeList, lock: &Lock, blank: impl FnOnce() -> T) -> bool {
         match self.build(lock, blank, |index, slot| free.push(index, slot)) {

@@ -120,6 +120,14 @@ pub trait Slots<T>: Sized {
     /// Every chunk of built slots, mutably, the first first.
     fn chunks_mut(&mut self) -> ChunksMut<'_, T>;
 
+    /// [`chunks`](Slots::chunks) as the first chunk and the rest, for parallel walks to split.
+    #[cfg(feature = "rayon")]
+    fn parts(&self) -> (Part<'_, T>, Rest<'_, T>);
+
+    /// [`chunks_mut`](Slots::chunks_mut) as the first chunk and the rest.
+    #[cfg(feature = "rayon")]
+    fn parts_mut(&mut self) -> (PartMut<'_, T>, RestMut<'_, T>);
+
     /// Builds one more blank slot and puts it on `free` under `lock`, for storage that builds
     /// slots on first use; false when every slot is built (always, for storage built up front).
     /// True also when another thread was building: this one waited for it, and the caller looks

@@ -1,0 +1,274 @@
+use crate::iter::{Walk, WalkMut};
+use crate::occupancy::BITS;
+use crate::slot::Slot;
+use crate::storage::{Chunks, ChunksMut, Part, PartMut, Rest, RestMut};
+use core::iter;
+use core::marker::PhantomData;
+use rayon::iter::plumbing::{Folder, UnindexedProducer};
+
+/// Slots of a pool, shared, for a parallel walk: a run of one chunk that starts at a group of 64
+/// slots (one occupancy word), and the whole chunks after it. It halves at chunk boundaries while
+/// it holds more than one chunk, then at group boundaries.
+pub(crate) struct Span<'a, T> {
+    head: Part<'a, T>,
+    rest: Rest<'a, T>,
+}
+
+// SAFETY: a `Span` is made only by `Span::new`, from a pool that is `Sync`, and reads the slots
+// and occupancy words only as `&Pool` does (`Walk`), which a `Sync` pool allows from any thread.
+unsafe impl<T: Send + Sync> Send for Span<'_, T> {}
+
+impl<'a, T> Span<'a, T> {
+    /// Every slot of `parts` (a pool's, from `Slots::parts`), for a pool that is `Sync`: `sync`
+    /// is that pool, whose type says so.
+    pub(crate) fn new<P: Sync>(_sync: &'a P, (head, rest): (Part<'a, T>, Rest<'a, T>)) -> Self {
+        Self { head, rest }
+    }
+
+    fn chunks(self) -> Chunks<'a, T> {
+        iter::once(self.head).chain(self.rest)
+    }
+
+    /// The first half and, if the span holds more than one group, the second.
+    pub(crate) fn split(self) -> (Self, Option<Self>) {
+        let Self { head, rest } = self;
+        match rest.halve(head.slots.len()) {
+            Ok((rest, next, after)) => (
+                Self { head, rest },
+                Some(Self {
+                    head: next,
+                    rest: after,
+                }),
+            ),
+            Err(rest) => {
+                let groups = head.slots.len().div_ceil(BITS);
+                if groups < 2 || head.words.len() < groups / 2 {
+                    return (Self { head, rest }, None);
+                }
+                let at = groups / 2 * BITS;
+                let (slots, later) = head.slots.split_at(at);
+                let (words, later_words) = head.words.split_at(groups / 2);
+                let first = Part {
+                    base: head.base,
+                    slots,
+                    words,
+                };
+                let second = Part {
+                    base: head.base + at,
+                    slots: later,
+                    words: later_words,
+                };
+                let second = Self {
+                    head: second,
+                    rest: crate::storage::no_rest(),
+                };
+                (Self { head: first, rest }, Some(second))
+            }
+        }
+    }
+}
+
+/// [`Span`], mutably: the slots of each run are borrowed exclusively, so spans never overlap.
+pub(crate) struct SpanMut<'a, T> {
+    head: PartMut<'a, T>,
+    rest: RestMut<'a, T>,
+}
+
+// SAFETY: a span borrows its slots exclusively (`&mut`, from `&mut Pool`), and its occupancy
+// words are those of its own groups: a span splits at word boundaries, and `&mut Pool` keeps
+// anything else from reaching the words meanwhile. So no two threads reach one word, even where
+// the words are `Cell`s (without 64-bit atomics).
+unsafe impl<T: Send> Send for SpanMut<'_, T> {}
+
+impl<'a, T> SpanMut<'a, T> {
+    /// Every slot of `parts` (a pool's, from `Slots::parts_mut`).
+    pub(crate) fn new((head, rest): (PartMut<'a, T>, RestMut<'a, T>)) -> Self {
+        Self { head, rest }
+    }
+
+    pub(crate) fn chunks(self) -> ChunksMut<'a, T> {
+        iter::once(self.head).chain(self.rest)
+    }
+
+    /// The first half and, if the span holds more than one group, the second.
+    pub(crate) fn split(self) -> (Self, Option<Self>) {
+        let Self { head, rest } = self;
+        match rest.halve(head.slots.len()) {
+            Ok((rest, next, after)) => (
+                Self { head, rest },
+                Some(Self {
+                    head: next,
+                    rest: after,
+                }),
+            ),
+            Err(rest) => {
+                let groups = head.slots.len().div_ceil(BITS);
+                if groups < 2 || head.words.len() < groups / 2 {
+                    return (Self { head, rest }, None);
+                }
+                let at = groups / 2 * BITS;
+                let (slots, later) = head.slots.split_at_mut(at);
+                let (words, later_words) = head.words.split_at(groups / 2);
+                let first = PartMut {
+                    base: head.base,
+                    slots,
+                    words,
+                };
+                let second = PartMut {
+                    base: head.base + at,
+                    slots: later,
+                    words: later_words,
+                };
+                let second = Self {
+                    head: second,
+                    rest: crate::storage::no_rest_mut(),
+                };
+                (Self { head: first, rest }, Some(second))
+            }
+        }
+    }
+
+    /// The pool-wide index, length and word count of each chunk run in the span, in order.
+    #[cfg(test)]
+    pub(crate) fn runs(self) -> alloc::vec::Vec<(usize, usize, usize)> {
+        self.chunks()
+            .map(|part| (part.base, part.slots.len(), part.words.len()))
+            .collect()
+    }
+}
+
+/// What a walk hands out for each live object, through `&Pool`.
+pub(crate) trait Pick<'a, T: 'a> {
+    type Item;
+    fn pick(index: usize, slot: &'a Slot<T>, object: &'a T) -> Self::Item;
+}
+
+/// What a walk hands out for each live object, through `&mut Pool`.
+pub(crate) trait PickMut<'a, T: 'a> {
+    type Item;
+    fn pick(index: usize, slot: &'a mut Slot<T>) -> Self::Item;
+}
+
+/// Each object with its handle.
+pub(crate) struct Handles;
+
+/// Each object alone.
+pub(crate) struct Objects;
+
+impl<'a, T: 'a> Pick<'a, T> for Handles {
+    type Item = (crate::Handle<T>, &'a T);
+
+    #[inline]
+    fn pick(index: usize, slot: &'a Slot<T>, object: &'a T) -> Self::Item {
+        (slot.handle(index), object)
+    }
+}
+
+impl<'a, T: 'a> Pick<'a, T> for Objects {
+    type Item = &'a T;
+
+    #[inline]
+    fn pick(_: usize, _: &'a Slot<T>, object: &'a T) -> &'a T {
+        object
+    }
+}
+
+impl<'a, T: 'a> PickMut<'a, T> for Handles {
+    type Item = (crate::Handle<T>, &'a mut T);
+
+    #[inline]
+    fn pick(index: usize, slot: &'a mut Slot<T>) -> Self::Item {
+        let handle = slot.handle_mut(index);
+        (handle, slot.value_mut())
+    }
+}
+
+impl<'a, T: 'a> PickMut<'a, T> for Objects {
+    type Item = &'a mut T;
+
+    #[inline]
+    fn pick(_: usize, slot: &'a mut Slot<T>) -> &'a mut T {
+        slot.value_mut()
+    }
+}
+
+/// The live objects of a [`Span`], as `P` picks them: a rayon producer.
+pub(crate) struct Walked<'a, T, P> {
+    span: Span<'a, T>,
+    pick: PhantomData<fn() -> P>,
+}
+
+impl<'a, T, P> Walked<'a, T, P> {
+    pub(crate) fn new(span: Span<'a, T>) -> Self {
+        Self {
+            span,
+            pick: PhantomData,
+        }
+    }
+}
+
+impl<'a, T: Send + Sync + 'a, P: Pick<'a, T>> UnindexedProducer for Walked<'a, T, P> {
+    type Item = P::Item;
+
+    fn split(self) -> (Self, Option<Self>) {
+        let (first, second) = self.span.split();
+        (Self::new(first), second.map(Self::new))
+    }
+
+    fn fold_with<F: Folder<P::Item>>(self, folder: F) -> F {
+        let mut walk = Walk::new(self.span.chunks());
+        folder.consume_iter(iter::from_fn(move || {
+            let (index, slot, object) = walk.next()?;
+            Some(P::pick(index, slot, object))
+        }))
+    }
+}
+
+/// The live objects of a [`SpanMut`], as `P` picks them: a rayon producer.
+pub(crate) struct WalkedMut<'a, T, P> {
+    span: SpanMut<'a, T>,
+    pick: PhantomData<fn() -> P>,
+}
+
+impl<'a, T, P> WalkedMut<'a, T, P> {
+    pub(crate) fn new(span: SpanMut<'a, T>) -> Self {
+        Self {
+            span,
+            pick: PhantomData,
+        }
+    }
+}
+
+impl<'a, T: Send + 'a, P: PickMut<'a, T>> UnindexedProducer for WalkedMut<'a, T, P> {
+    type Item = P::Item;
+
+    fn split(self) -> (Self, Option<Self>) {
+        let (first, second) = self.span.split();
+        (Self::new(first), second.map(Self::new))
+    }
+
+    fn fold_with<F: Folder<P::Item>>(self, folder: F) -> F {
+        let mut walk = WalkMut::new(self.span.chunks());
+        folder.consume_iter(iter::from_fn(move || {
+            let (index, slot) = walk.next()?;
+            Some(P::pick(index, slot))
+        }))
+    }
+}
+
+/// The chunk runs of a [`SpanMut`], each whole: a rayon producer for `par_retain`, whose
+/// folder walks each run itself, as it needs the run's occupancy words.
+pub(crate) struct Runs<'a, T>(pub(crate) SpanMut<'a, T>);
+
+impl<'a, T: Send + 'a> UnindexedProducer for Runs<'a, T> {
+    type Item = PartMut<'a, T>;
+
+    fn split(self) -> (Self, Option<Self>) {
+        let (first, second) = self.0.split();
+        (Self(first), second.map(Self))
+    }
+
+    fn fold_with<F: Folder<PartMut<'a, T>>>(self, folder: F) -> F {
+        folder.consume_iter(self.0.chunks())
+    }
+}
