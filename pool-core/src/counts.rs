@@ -116,6 +116,7 @@ impl Counts {
 
     /// The same counts, for a copy of the pool where `live` objects are live and every other
     /// object created is given back. Call it holding the pool's lock.
+    #[cfg(all(feature = "serde", feature = "alloc"))]
     pub(crate) fn with_live(&self, live: usize) -> Self {
         let created = self.created.get();
         Self {
