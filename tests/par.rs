@@ -279,4 +279,49 @@ mod rayon_walks {
         panics_leave_the_pool_whole(&mut grown);
         panics_leave_the_pool_whole(&mut *inlined());
     }
+
+    /// A reset that panics on one object: that of the fuse 13.
+    fn fallible_reset(fuse: &mut u32) {
+        assert!(*fuse != 13, "a reset panics");
+        *fuse = 0;
+    }
+
+    #[derive(Pooled)]
+    #[pool(size = 2000)]
+    struct Fused {
+        #[pool(reset_with = fallible_reset)]
+        fuse: u32,
+        trail: Vec<u32>,
+    }
+
+    #[test]
+    fn a_panic_in_a_reset_during_par_retain_keeps_that_object_and_the_pool_whole() {
+        let mut pool = FusedPool::new();
+        for fuse in 0..2000 {
+            pool.create(|f| {
+                f.fuse = fuse;
+                f.trail.push(fuse);
+            })
+            .expect("room");
+        }
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            on_four_threads(|| pool.par_retain(|f| f.fuse % 2 == 0));
+        }));
+        assert!(result.is_err(), "the reset's panic reaches the caller");
+        pool.check_consistency().expect("the pool is whole");
+        assert!(
+            pool.values().any(|f| f.fuse == 13),
+            "the object whose reset panicked stays live"
+        );
+        assert!(pool.values().all(|f| f.trail == [f.fuse]));
+        let stats = pool.stats();
+        assert_eq!(stats.live, pool.len());
+        assert_eq!(stats.released, 2000 - pool.len() as u64);
+        let free = 2000 - pool.len();
+        for _ in 0..free {
+            pool.create(|_| {}).expect("every freed slot can be taken");
+        }
+        assert!(pool.is_full());
+        pool.check_consistency().expect("the pool is whole");
+    }
 }
