@@ -553,8 +553,8 @@ fn no_handle_reaches_a_slot_without_a_live_object_whatever_its_version() {
 fn pools_start_their_versions_far_apart() {
     // A handle from another pool matches a live object only if one of the two slots was filled
     // at least half this many times more than the other.
-    assert!(crate::offset::smallest_gap(1_000) >= 3_000_000);
-    assert!(crate::offset::smallest_gap(100) >= 13_000_000);
+    assert!(crate::slot::offset::smallest_gap(1_000) >= 3_000_000);
+    assert!(crate::slot::offset::smallest_gap(100) >= 13_000_000);
     let a = Pool::<Probe>::with_capacity(1);
     let b = Pool::<Probe>::with_capacity(1);
     assert_ne!(a.version_of(0), b.version_of(0));

@@ -1,13 +1,12 @@
-use super::{
-    Chunks, ChunksMut, FIRST_VERSION, Part, PartMut, RETIRED_VERSION, Slots, Storage, no_rest,
-    no_rest_mut, sealed,
-};
-use crate::free_list::FreeList;
-use crate::lock::{Builder, Claim, Lock};
-use crate::occupancy::Bit;
-use crate::offset;
-use crate::shared::{SharedU32, SharedU64, SharedUsize};
+use super::part::{Part, PartMut};
+use super::slots::{Chunks, ChunksMut, Slots, no_rest, no_rest_mut};
+use crate::limits::{FIRST_VERSION, RETIRED_VERSION};
+use crate::slot::free_list::FreeList;
+use crate::slot::occupancy::Bit;
+use crate::slot::offset;
+use crate::slot::shared::{SharedU32, SharedU64, SharedUsize};
 use crate::slot::{NIL, Slot};
+use crate::storage::lock::{Builder, Claim, Lock};
 use core::cell::UnsafeCell;
 use core::iter;
 use core::mem::MaybeUninit;
@@ -24,12 +23,6 @@ use core::ptr;
 /// and reused from then on, as on the heap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Inline<const N: usize, const W: usize>;
-
-impl<const N: usize, const W: usize> sealed::Sealed for Inline<N, W> {}
-
-impl<const N: usize, const W: usize> Storage for Inline<N, W> {
-    type Slots<T> = InlineSlots<T, N, W>;
-}
 
 /// An inline pool's slots: the first `built` are built, the rest not yet.
 #[doc(hidden)]

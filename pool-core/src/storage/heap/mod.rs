@@ -1,12 +1,17 @@
-use super::{Chunks, ChunksMut, FIRST_VERSION, RETIRED_VERSION, Slots};
-use crate::chunk::Chunk;
-use crate::free_list::FreeList;
-use crate::grown::Grown;
-use crate::lock::Lock;
-use crate::occupancy::Bit;
-use crate::offset;
-use crate::shared::SharedU64;
+pub(crate) mod chunk;
+pub(crate) mod grown;
+mod once_box;
+
+use crate::limits::{FIRST_VERSION, RETIRED_VERSION};
 use crate::slot::Slot;
+use crate::slot::free_list::FreeList;
+use crate::slot::occupancy::Bit;
+use crate::slot::offset;
+use crate::slot::shared::SharedU64;
+use crate::storage::heap::chunk::Chunk;
+use crate::storage::heap::grown::Grown;
+use crate::storage::lock::Lock;
+use crate::storage::slots::{Chunks, ChunksMut, Slots};
 use core::iter;
 
 /// A heap pool's slots: the first chunk, built up front, and the chunks a growing pool added.

@@ -1,7 +1,7 @@
-use crate::free_list::FreeList;
-use crate::lock::Lock;
 use crate::pooled::blank;
+use crate::slot::free_list::FreeList;
 use crate::slot::{INDEX_END, NIL, Slot};
+use crate::storage::lock::Lock;
 use crate::storage::{Slots, Storage};
 use crate::{Pool, Pooled};
 use core::marker::PhantomData;

@@ -1,13 +1,25 @@
-use crate::counts::Counts;
-use crate::free_list::FreeList;
-use crate::iter::{Iter, IterMut, Values, ValuesMut};
-use crate::lease::Lease;
-use crate::lock::Lock;
-use crate::occupancy::{BITS, Bit};
+#[cfg(feature = "alloc")]
+mod check;
+mod clone;
+pub(crate) mod counts;
+mod disjoint;
+mod index;
+pub(crate) mod iter;
+pub(crate) mod lease;
+#[cfg(feature = "serde")]
+mod serde;
+pub(crate) mod stats;
+
+use crate::pool::counts::Counts;
+use crate::pool::iter::{Iter, IterMut, Values, ValuesMut};
+use crate::pool::lease::Lease;
 use crate::pooled::blank;
+use crate::slot::free_list::FreeList;
+use crate::slot::occupancy::{BITS, Bit};
 use crate::slot::{INDEX_END, NIL, Slot};
 #[cfg(feature = "alloc")]
 use crate::storage::HeapSlots;
+use crate::storage::lock::Lock;
 use crate::storage::{Heap, Inline, InlineSlots, Slots, Storage};
 use crate::{Handle, Importance, PoolFull, Pooled, StaleHandle, Stats};
 use core::fmt;
@@ -903,7 +915,8 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     #[cold]
     #[inline(never)]
     fn create_past_first(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Option<Handle<T>> {
-        let Some((index, slot, bit)) = self.free.head_slot(&mut self.storage) else {
+        let Some((index, slot, bit)) = self.free.head_slot(|index| self.storage.slot_mut(index))
+        else {
             return self.create_in_new_slot(init);
         };
         Some(Self::fill(

@@ -1,5 +1,11 @@
-use crate::Handle;
-use crate::shared::{HIGH, LOW, SharedU64};
+pub(crate) mod free_list;
+pub(crate) mod handle;
+pub(crate) mod occupancy;
+pub(crate) mod offset;
+pub(crate) mod shared;
+
+use crate::slot::handle::Handle;
+use crate::slot::shared::{HIGH, LOW, SharedU64};
 use core::cell::UnsafeCell;
 use core::num::NonZeroU32;
 
