@@ -213,7 +213,7 @@ impl<T> Slot<T> {
     #[inline]
     pub(crate) fn mark_live_mut(&mut self, handle: Handle<T>) {
         debug_assert_eq!(
-            handle.version(),
+            handle.raw_version(),
             version(self.word.load_mut()).wrapping_add(1)
         );
         self.word.store_mut(handle.to_bits());

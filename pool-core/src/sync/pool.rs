@@ -309,7 +309,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     #[inline]
     pub fn get(&self, handle: Handle<T>) -> Option<SyncGuard<'_, T>> {
         let slot = self.slots.slot(handle)?;
-        if !slot.life.add_guard(handle.version()) {
+        if !slot.life.add_guard(handle.raw_version()) {
             return None;
         }
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
@@ -335,7 +335,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     #[inline]
     pub fn get_mut(&mut self, handle: Handle<T>) -> Option<&mut T> {
         let slot = self.slots.slot_mut(handle)?;
-        if slot.life.is_live_at(handle.version()) {
+        if slot.life.is_live_at(handle.raw_version()) {
             Some(slot.value_mut())
         } else {
             None
@@ -361,7 +361,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     pub fn contains(&self, handle: Handle<T>) -> bool {
         self.slots
             .slot(handle)
-            .is_some_and(|slot| slot.life.is_live_at(handle.version()))
+            .is_some_and(|slot| slot.life.is_live_at(handle.raw_version()))
     }
 
     /// Releases the object `handle` names: the handle, and every copy of it, goes stale at once.
@@ -391,7 +391,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
         let released = self
             .slots
             .slot(handle)
-            .and_then(|slot| slot.life.release(handle.version()));
+            .and_then(|slot| slot.life.release(handle.raw_version()));
         match released {
             Some(released) => {
                 if let Released::Reclaim = released {
