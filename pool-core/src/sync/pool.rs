@@ -3,7 +3,7 @@ use super::iter::SyncIter;
 use super::lease::{Lent, SyncLease};
 use super::lifecycle::Released;
 use super::owned::OwnedSyncLease;
-use super::slots::Slots;
+use super::slots::SyncSlots;
 use crate::slot::INDEX_END;
 use crate::slot::offset;
 use crate::{Handle, PoolFull, Pooled, StaleHandle, Stats};
@@ -71,7 +71,7 @@ use core::marker::PhantomData;
 /// assert_eq!(jobs.stats().created, 400);
 /// ```
 pub struct SyncPool<T: Pooled, S = <T as Pooled>::Strategy> {
-    slots: Slots<T>,
+    slots: SyncSlots<T>,
     strategy: PhantomData<fn() -> S>,
 }
 
@@ -116,7 +116,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
             Self::MAX_CAPACITY,
         );
         Self {
-            slots: Slots::new(capacity, offset::next()),
+            slots: SyncSlots::new(capacity, offset::next()),
             strategy: PhantomData,
         }
     }
@@ -498,7 +498,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
         Some(Lent::new(&self.slots, index, object))
     }
 
-    pub(crate) fn slots(&self) -> &Slots<T> {
+    pub(crate) fn slots(&self) -> &SyncSlots<T> {
         &self.slots
     }
 
