@@ -1,15 +1,15 @@
 //! What a pool does with one object at a time: create, get, release, and its size and stats.
 
 use super::Pool;
+use crate::limits;
 use crate::pool::lease::Lease;
-use crate::slot::INDEX_END;
 use crate::slot::occupancy::Bit;
 use crate::storage::{Slots, Storage};
 use crate::{Handle, PoolFull, Pooled, StaleHandle, Stats};
 
 impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// The largest capacity a pool can have: slot indices are 32-bit.
-    pub const MAX_CAPACITY: usize = INDEX_END;
+    pub const MAX_CAPACITY: usize = limits::MAX_CAPACITY;
 
     /// The number of slots, live or not.
     ///

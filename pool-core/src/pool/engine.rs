@@ -2,6 +2,7 @@
 //! the refusals of a full pool.
 
 use super::Pool;
+use crate::limits;
 use crate::pool::counts::Counts;
 use crate::pool::lease::Lease;
 use crate::pooled::blank;
@@ -238,12 +239,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
             let _locked = self.lock.lock();
             self.counts.fail();
         }
-        panic!(
-            "{} is full: all {} slots are in use (high water {}); raise `#[pool(size = N)]` or release objects sooner",
-            T::NAME,
-            self.capacity(),
-            self.counts.high_water(),
-        );
+        limits::panic_full(T::NAME, self.capacity(), self.counts.high_water());
     }
 
     /// Sets the version of `handle`'s slot, counted from the pool's offset.

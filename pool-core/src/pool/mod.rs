@@ -14,10 +14,9 @@ mod serde;
 pub(crate) mod stats;
 
 use crate::Pooled;
+use crate::limits;
 use crate::pool::counts::Counts;
 use crate::pooled::blank;
-#[cfg(not(loom))]
-use crate::slot::INDEX_END;
 use crate::slot::free_list::FreeList;
 #[cfg(feature = "alloc")]
 use crate::storage::HeapSlots;
@@ -179,11 +178,7 @@ impl<T: Pooled, S> Pool<T, S, Heap> {
     /// # Panics
     /// If `capacity` exceeds [`MAX_CAPACITY`](Pool::MAX_CAPACITY).
     pub fn with_capacity(capacity: usize) -> Self {
-        assert!(
-            capacity <= Self::MAX_CAPACITY,
-            "a pool holds at most {} objects, not {capacity}",
-            Self::MAX_CAPACITY,
-        );
+        limits::check_capacity(capacity);
         Self {
             storage: HeapSlots::new(capacity, blank::<T>),
             free: FreeList::new(capacity),
@@ -249,7 +244,7 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
                  occupancy bits for `N` slots (the derive computes it)"
             );
             assert!(
-                N <= INDEX_END,
+                N <= limits::MAX_CAPACITY,
                 "`Inline<N, W>`: a pool holds at most `Pool::MAX_CAPACITY` objects"
             );
         }

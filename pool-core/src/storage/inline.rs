@@ -1,6 +1,6 @@
 use super::part::{Part, PartMut};
 use super::slots::{Chunks, ChunksMut, Slots, no_rest, no_rest_mut};
-use crate::limits::{FIRST_VERSION, RETIRED_VERSION};
+use crate::limits::{self, FIRST_VERSION};
 use crate::slot::free_list::FreeList;
 use crate::slot::occupancy::Bit;
 use crate::slot::offset;
@@ -196,7 +196,7 @@ impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
 impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
     #[inline]
     fn retired_at(&self) -> u32 {
-        self.offset.get().wrapping_add(RETIRED_VERSION)
+        limits::retired_at(self.offset.get())
     }
 
     #[inline]

@@ -4,7 +4,7 @@ use super::lease::{Lent, SyncLease};
 use super::lifecycle::Released;
 use super::owned::OwnedSyncLease;
 use super::slots::SyncSlots;
-use crate::slot::INDEX_END;
+use crate::limits;
 use crate::slot::offset;
 use crate::{Handle, PoolFull, Pooled, StaleHandle, Stats};
 use alloc::sync::Arc;
@@ -77,7 +77,7 @@ pub struct SyncPool<T: Pooled, S = <T as Pooled>::Strategy> {
 
 impl<T: Pooled, S> SyncPool<T, S> {
     /// The largest capacity a pool can have: slot indices are 32-bit.
-    pub const MAX_CAPACITY: usize = INDEX_END;
+    pub const MAX_CAPACITY: usize = limits::MAX_CAPACITY;
 
     /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N, sync)]`): the
     /// one allocation the pool makes.
@@ -110,11 +110,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// # Panics
     /// If `capacity` exceeds [`MAX_CAPACITY`](SyncPool::MAX_CAPACITY).
     pub fn with_capacity(capacity: usize) -> Self {
-        assert!(
-            capacity <= Self::MAX_CAPACITY,
-            "a pool holds at most {} objects, not {capacity}",
-            Self::MAX_CAPACITY,
-        );
+        limits::check_capacity(capacity);
         Self {
             slots: SyncSlots::new(capacity, offset::next()),
             strategy: PhantomData,
@@ -530,12 +526,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     #[track_caller]
     pub(crate) fn panic_full(&self) -> ! {
         self.slots.fail();
-        panic!(
-            "{} is full: all {} slots are in use (high water {}); raise `#[pool(size = N)]` or release objects sooner",
-            T::NAME,
-            self.capacity(),
-            self.slots.tally().used,
-        );
+        limits::panic_full(T::NAME, self.capacity(), self.slots.tally().used);
     }
 }
 

@@ -10,6 +10,7 @@ use super::lifecycle::{Lifecycle, Phase};
 use super::shard::{self, SHARDS};
 #[cfg(feature = "async")]
 use super::wait::Waiters;
+use crate::limits;
 use crate::pooled::blank;
 use crate::slot::NIL;
 use crate::{Handle, Pooled};
@@ -86,7 +87,7 @@ impl<T: Pooled> SyncSlots<T> {
             failed: AtomicU64::new(0),
             #[cfg(feature = "async")]
             waiters: Waiters::new(),
-            retired_at: offset.wrapping_sub(2),
+            retired_at: limits::retired_at(offset),
         }
     }
 
@@ -348,7 +349,7 @@ impl<T: Pooled> SyncSlots<T> {
     /// Walks every slot, free list and count (see `SyncPool::check_consistency`); with no other
     /// thread working on the pool.
     pub(crate) fn check(&self) -> Result<(), &'static str> {
-        let offset = self.retired_at.wrapping_add(2);
+        let offset = limits::offset_of(self.retired_at);
         let fresh = self.fresh.load(Ordering::Relaxed) as usize;
         if fresh > self.all.len() {
             return Err("a first fresh slot past the pool's slots");
@@ -407,7 +408,7 @@ impl<T: Pooled> SyncSlots<T> {
     /// Moves free slot `index` to version `relative`, counted from the pool's offset.
     #[cfg(all(test, not(loom)))]
     pub(crate) fn force_version(&mut self, index: usize, relative: u32) {
-        let offset = self.retired_at.wrapping_add(2);
+        let offset = limits::offset_of(self.retired_at);
         self.all[index]
             .life
             .force_version(offset.wrapping_add(relative));

@@ -2,7 +2,7 @@ pub(crate) mod chunk;
 pub(crate) mod grown;
 mod once_box;
 
-use crate::limits::{FIRST_VERSION, RETIRED_VERSION};
+use crate::limits::{self, FIRST_VERSION};
 use crate::slot::Slot;
 use crate::slot::free_list::FreeList;
 use crate::slot::occupancy::Bit;
@@ -82,7 +82,7 @@ impl<T> HeapSlots<T> {
 impl<T> Slots<T> for HeapSlots<T> {
     #[inline]
     fn retired_at(&self) -> u32 {
-        self.offset.wrapping_add(RETIRED_VERSION)
+        limits::retired_at(self.offset)
     }
 
     /// Slots built now, in every chunk.
