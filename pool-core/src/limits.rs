@@ -1,7 +1,9 @@
 //! What both pools, [`Pool`](crate::Pool) and the sync pool, share: the largest capacity and its
 //! check, the full pool's panic, and the version rules.
 
-use crate::slot::INDEX_END;
+/// Slot indices stay below this, so that `NIL` (`u32::MAX`, the end of a free list) is never an
+/// index.
+pub(crate) const INDEX_END: usize = u32::MAX as usize - 1;
 
 /// The largest capacity a pool can have: slot indices are 32-bit.
 pub(crate) const MAX_CAPACITY: usize = INDEX_END;

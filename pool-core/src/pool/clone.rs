@@ -1,6 +1,7 @@
+use crate::limits::INDEX_END;
 use crate::pooled::blank;
 use crate::slot::free_list::FreeList;
-use crate::slot::{INDEX_END, NIL, Slot};
+use crate::slot::{NIL, Slot};
 use crate::storage::lock::Lock;
 use crate::storage::{Slots, Storage};
 use crate::{Pool, Pooled};

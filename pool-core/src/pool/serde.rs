@@ -25,11 +25,12 @@ impl<'de, T> Deserialize<'de> for Handle<T> {
 /// Heap pools serialize slot for slot; inline pools do not serialize yet.
 #[cfg(feature = "alloc")]
 mod pools {
+    use crate::limits::INDEX_END;
     use crate::limits::RETIRED_VERSION;
     use crate::pool::counts::Counts;
     use crate::pooled::blank;
     use crate::slot::free_list::FreeList;
-    use crate::slot::{INDEX_END, NIL, Slot};
+    use crate::slot::{NIL, Slot};
     use crate::storage::heap::chunk::Chunk;
     use crate::storage::heap::grown::Grown;
     use crate::storage::{HeapSlots, Inline, InlineSlots, Slots, Storage};

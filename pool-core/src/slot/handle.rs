@@ -183,7 +183,7 @@ impl<T> Handle<T> {
         #[expect(clippy::cast_possible_truncation, reason = "the index is the low half")]
         let index = bits as u32;
         let version = (bits >> 32) as u32;
-        if version.is_multiple_of(2) || index as usize >= crate::slot::INDEX_END {
+        if version.is_multiple_of(2) || index as usize >= crate::limits::INDEX_END {
             return None;
         }
         match NonZeroU64::new(bits) {

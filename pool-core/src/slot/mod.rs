@@ -12,9 +12,6 @@ use core::num::NonZeroU32;
 /// The end of the free list.
 pub(crate) const NIL: u32 = u32::MAX;
 
-/// Slot indices stay below this, so that `NIL` is never an index.
-pub(crate) const INDEX_END: usize = u32::MAX as usize - 1;
-
 /// One place in a pool: an object, built once and reused, and the bookkeeping of its lives.
 ///
 /// The slot's version says what the slot holds, as slotmap's does: odd while it holds a live

@@ -1,8 +1,9 @@
 use crate::limits::FIRST_VERSION;
+use crate::limits::INDEX_END;
+use crate::slot::Slot;
 use crate::slot::free_list::FreeList;
 use crate::slot::occupancy::Bit;
 use crate::slot::shared::{SharedU32, SharedUsize};
-use crate::slot::{INDEX_END, Slot};
 use crate::storage::heap::chunk::Chunk;
 use crate::storage::heap::once_box::OnceBox;
 use crate::storage::lock::{Builder, Claim, Lock};
