@@ -1,3 +1,6 @@
+//! The pool: the struct and its constructors. What it does is in `api` (one object at a time),
+//! `scan` (every live object) and `engine` (the slot engine under both).
+
 mod api;
 #[cfg(feature = "alloc")]
 mod check;

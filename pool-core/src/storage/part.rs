@@ -1,3 +1,5 @@
+//! A chunk of built slots beside its occupancy words: what storage hands iteration and the pool.
+
 use crate::slot::Slot;
 use crate::slot::shared::SharedU64;
 

@@ -1,3 +1,6 @@
+//! What the pool asks of its slots, whatever keeps them: the sealed `Slots` trait, and the
+//! chunks of slots it yields.
+
 use super::lock::Lock;
 use super::part::{Part, PartMut};
 use crate::slot::Slot;
