@@ -239,7 +239,7 @@ fn handles_round_trip_through_bits_and_print_short() {
     for h in [a, b] {
         assert_eq!(Handle::<Body>::from_bits(h.to_bits()), Some(h));
         assert_eq!(h.to_bits() & u64::from(u32::MAX), h.index() as u64);
-        assert_eq!(h.to_string(), format!("{}v{}", h.index(), h.generation()));
+        assert_eq!(h.to_string(), format!("{}v{}", h.index(), h.version()));
         assert_eq!(format!("{h:?}"), format!("Handle({h})"));
     }
     let back = Handle::<Body>::from_bits(b.to_bits()).unwrap();

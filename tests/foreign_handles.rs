@@ -57,8 +57,8 @@ fn a_handle_from_another_pool_is_refused_by_an_empty_pool() {
     assert!(!b.contains(from_a));
     let error = b.release(from_a).unwrap_err();
     assert_eq!(
-        (error.index(), error.generation()),
-        (0, from_a.generation().get())
+        (error.index(), error.version()),
+        (0, from_a.version().get())
     );
     assert_untouched(&b, 0);
     // The free slot the handle named is still whole: all four can be created.
@@ -166,7 +166,7 @@ fn a_lease_turned_into_a_handle_gets_a_version_no_older_handle_has() {
     assert_eq!(after.index(), before.index());
     assert!(pool.get(before).is_none());
     assert_eq!(pool.get(after).map(|m| m.id), Some(2));
-    assert!(after.generation() > before.generation());
+    assert!(after.version() > before.version());
 }
 
 #[test]

@@ -21,7 +21,7 @@ fn a_handle_is_eight_bytes_and_so_is_an_optional_one() {
 }
 
 #[test]
-fn handles_compare_hash_and_print_by_slot_and_generation() {
+fn handles_compare_hash_and_print_by_slot_and_version() {
     let mut pool = OpaquePool::new();
     let a = pool.create(|_| {}).unwrap();
     let b = pool.create(|_| {}).unwrap();
@@ -32,7 +32,7 @@ fn handles_compare_hash_and_print_by_slot_and_generation() {
     pool.release(a).unwrap();
     let a_again = pool.create(|_| {}).unwrap();
     assert_eq!(a_again.index(), a.index());
-    assert_ne!(a_again, a, "same slot, new generation");
+    assert_ne!(a_again, a, "same slot, new version");
     assert!(a < a_again);
 
     let hashed: HashSet<_> = [a, b, a_again, copy].into_iter().collect();
@@ -43,14 +43,14 @@ fn handles_compare_hash_and_print_by_slot_and_generation() {
         .into_iter()
         .collect();
     assert_eq!(ordered, [a, a_again, b]);
-    let first = a.generation();
+    let first = a.version();
     assert_eq!(first.get() % 2, 1, "handles carry odd versions");
     assert_eq!(
-        b.generation(),
+        b.version(),
         first,
         "every slot starts at the pool's first version"
     );
-    assert_eq!(a_again.generation().get(), first.get() + 2);
+    assert_eq!(a_again.version().get(), first.get() + 2);
     assert_eq!(
         format!("{a:?} {a_again:?} {b:?}"),
         format!(
@@ -64,13 +64,13 @@ fn handles_compare_hash_and_print_by_slot_and_generation() {
 fn a_released_handle_never_reaches_a_reused_slot() {
     let mut pool = OpaquePool::with_capacity(1);
     let first = pool.create(|o| o.trail.push(1)).unwrap();
-    let start = first.generation().get();
+    let start = first.version().get();
     pool.release(first).unwrap();
     let rounds = if cfg!(miri) { 100 } else { 10_000 };
     for round in 0..rounds {
         let current = pool.create(|o| o.trail.push(2)).unwrap();
         assert_eq!(current.index(), first.index());
-        assert_eq!(current.generation().get(), start + 2 * (round + 1));
+        assert_eq!(current.version().get(), start + 2 * (round + 1));
         assert!(pool.get(first).is_none());
         assert!(pool.get_mut(first).is_none());
         assert!(!pool.contains(first));

@@ -107,10 +107,7 @@ fn release_frees_the_slot_and_makes_the_handle_stale() {
     assert!(pool.get(h).is_none());
     let error = pool.release(h).unwrap_err();
     assert_eq!(error, pooling::StaleHandle::clone(&error));
-    assert_eq!(
-        (error.index(), error.generation()),
-        (1, h.generation().get())
-    );
+    assert_eq!((error.index(), error.version()), (1, h.version().get()));
     assert!(pool.get(keep).is_some(), "other objects are untouched");
 }
 

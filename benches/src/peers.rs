@@ -213,7 +213,7 @@ impl Release for Boxes {
     }
 }
 
-/// The seed's pools check no generations: their key is an index.
+/// The seed's pools check no versions: their key is an index.
 macro_rules! seed {
     ($type:ty, $name:literal) => {
         impl Peer for $type {

@@ -1,5 +1,5 @@
 //! The two pools of the seed's book chapter (Game Programming Patterns, "Object Pool"), written
-//! plainly in Rust. Neither checks generations: a "handle" is an index, and releasing an index
+//! plainly in Rust. Neither checks versions: a "handle" is an index, and releasing an index
 //! twice, or using it after its particle died, is the caller's bug.
 
 use crate::particle::Particle;

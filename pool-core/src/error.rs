@@ -78,18 +78,18 @@ impl PoolFull {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "handle {index}v{generation} does not name a live object: it was released, or it is from another pool"
+    "handle {index}v{version} does not name a live object: it was released, or it is from another pool"
 )]
 pub struct StaleHandle {
     index: usize,
-    generation: u32,
+    version: u32,
 }
 
 impl StaleHandle {
     pub(crate) fn new<T>(handle: Handle<T>) -> Self {
         Self {
             index: handle.index(),
-            generation: handle.generation().get(),
+            version: handle.version().get(),
         }
     }
 
@@ -104,15 +104,15 @@ impl StaleHandle {
     /// let bullet = pool.create(|_| {})?;
     /// pool.release(bullet).unwrap();
     /// let stale = pool.release(bullet).unwrap_err();
-    /// assert_eq!((stale.index(), stale.generation()), (bullet.index(), bullet.generation().get()));
+    /// assert_eq!((stale.index(), stale.version()), (bullet.index(), bullet.version().get()));
     /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     pub const fn index(&self) -> usize {
         self.index
     }
 
-    /// The version of the stale handle ([`Handle::generation`](crate::Handle::generation)).
-    pub const fn generation(&self) -> u32 {
-        self.generation
+    /// The version of the stale handle ([`Handle::version`](crate::Handle::version)).
+    pub const fn version(&self) -> u32 {
+        self.version
     }
 }

@@ -37,37 +37,13 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-#[cfg(feature = "alloc")]
-mod check;
-#[cfg(feature = "alloc")]
-mod chunk;
-mod clone;
-mod counts;
-mod disjoint;
 mod error;
-mod free_list;
-#[cfg(feature = "alloc")]
-mod grown;
-mod handle;
-mod index;
-mod iter;
-mod lease;
-mod lock;
-mod occupancy;
-mod offset;
-#[cfg(feature = "alloc")]
-mod once_box;
+mod limits;
 mod order;
-#[cfg(feature = "rayon")]
-mod par;
 mod pool;
 mod pooled;
 mod reset;
-#[cfg(feature = "serde")]
-mod serde;
-mod shared;
 mod slot;
-mod stats;
 mod storage;
 mod strategy;
 // Lock-free: one 64-bit compare-and-swap per slot state change, and slots on the heap.
@@ -79,16 +55,16 @@ mod sync;
 pub mod __private;
 
 pub use crate::error::{PoolFull, StaleHandle};
-pub use crate::handle::Handle;
-pub use crate::iter::{Iter, IterMut, Values, ValuesMut};
-pub use crate::lease::Lease;
 pub use crate::order::{Importance, TotalOrder};
-#[cfg(feature = "rayon")]
-pub use crate::par::{ParIter, ParIterMut, ParValues, ParValuesMut};
 pub use crate::pool::Pool;
+pub use crate::pool::iter::{Iter, IterMut, Values, ValuesMut};
+pub use crate::pool::lease::Lease;
+#[cfg(feature = "rayon")]
+pub use crate::pool::par::{ParIter, ParIterMut, ParValues, ParValuesMut};
+pub use crate::pool::stats::Stats;
 pub use crate::pooled::{Evictable, PoolToken, Pooled};
 pub use crate::reset::Reset;
-pub use crate::stats::Stats;
+pub use crate::slot::handle::Handle;
 pub use crate::storage::{Heap, Inline, Storage};
 pub use crate::strategy::{Evict, Fail, Grow, Panic};
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]

@@ -1,4 +1,4 @@
-//! Engine tests that need its internals (forcing a generation) or must run under Miri without
+//! Engine tests that need its internals (forcing a version) or must run under Miri without
 //! the derive.
 
 use crate::{
@@ -46,19 +46,19 @@ fn filled(pool: &mut Pool<Probe>, value: u32) -> Handle<Probe> {
 }
 
 #[test]
-fn a_slot_whose_generation_would_wrap_is_retired() {
+fn a_slot_whose_version_would_wrap_is_retired() {
     let mut pool = Pool::<Probe>::with_capacity(1);
     let first = filled(&mut pool, 1);
     pool.force_version(first, u32::MAX - 4);
     let stale_first = first;
 
     let old = pool.iter().next().unwrap().0;
-    assert_eq!(old.generation().get(), pool.version_of(u32::MAX - 4));
+    assert_eq!(old.version().get(), pool.version_of(u32::MAX - 4));
     pool.release(old).unwrap();
 
     let last = filled(&mut pool, 2);
     assert_eq!(
-        last.generation().get(),
+        last.version().get(),
         pool.version_of(u32::MAX - 2),
         "the last version"
     );
@@ -82,7 +82,7 @@ fn a_slot_whose_generation_would_wrap_is_retired() {
 }
 
 #[test]
-fn release_all_retires_slots_at_the_last_generation() {
+fn release_all_retires_slots_at_the_last_version() {
     let mut pool = Pool::<Probe>::with_capacity(2);
     let wrapping = filled(&mut pool, 1);
     let other = filled(&mut pool, 2);
@@ -272,16 +272,16 @@ fn growth_adds_chunks_that_iteration_and_lookups_cross() {
 }
 
 #[test]
-fn a_regrown_chunk_starts_past_the_generations_of_the_one_it_replaces() {
+fn a_regrown_chunk_starts_past_the_versions_of_the_one_it_replaces() {
     let mut pool = Pool::<Grower>::new();
     let mut handles: Vec<_> = (0..7).map(|v| grown(&mut pool, v)).collect();
-    // Churn slot 5 so that its generation runs ahead of the rest of its chunk.
+    // Churn slot 5 so that its version runs ahead of the rest of its chunk.
     for round in 0..5 {
         pool.release(handles[5]).unwrap();
         handles[5] = grown(&mut pool, 100 + round);
     }
     assert_eq!(
-        handles[5].generation().get(),
+        handles[5].version().get(),
         pool.version_of(11),
         "the sixth life"
     );
@@ -294,7 +294,7 @@ fn a_regrown_chunk_starts_past_the_generations_of_the_one_it_replaces() {
 
     let regrown: Vec<_> = (0..4).map(|v| grown(&mut pool, v)).collect();
     for handle in &regrown {
-        let version = handle.generation().get().wrapping_sub(pool.version_of(0));
+        let version = handle.version().get().wrapping_sub(pool.version_of(0));
         assert!(version >= 13, "{handle:?}");
     }
     for handle in &old {
@@ -553,8 +553,8 @@ fn no_handle_reaches_a_slot_without_a_live_object_whatever_its_version() {
 fn pools_start_their_versions_far_apart() {
     // A handle from another pool matches a live object only if one of the two slots was filled
     // at least half this many times more than the other.
-    assert!(crate::offset::smallest_gap(1_000) >= 3_000_000);
-    assert!(crate::offset::smallest_gap(100) >= 13_000_000);
+    assert!(crate::slot::offset::smallest_gap(1_000) >= 3_000_000);
+    assert!(crate::slot::offset::smallest_gap(100) >= 13_000_000);
     let a = Pool::<Probe>::with_capacity(1);
     let b = Pool::<Probe>::with_capacity(1);
     assert_ne!(a.version_of(0), b.version_of(0));
@@ -564,7 +564,7 @@ fn pools_start_their_versions_far_apart() {
 type InlineProbes<const N: usize> = Pool<Probe, Fail, crate::Inline<N, 1>>;
 
 #[test]
-fn an_inline_slot_whose_generation_would_wrap_is_retired() {
+fn an_inline_slot_whose_version_would_wrap_is_retired() {
     let mut pool = InlineProbes::<1>::new();
     let first = pool.create(|p| p.value = 1).unwrap();
     pool.force_version(first, u32::MAX - 2);

@@ -1,13 +1,12 @@
-use super::{
-    Chunks, ChunksMut, FIRST_VERSION, Part, PartMut, RETIRED_VERSION, Slots, Storage, no_rest,
-    no_rest_mut, sealed,
-};
-use crate::free_list::FreeList;
-use crate::lock::{Builder, Claim, Lock};
-use crate::occupancy::Bit;
-use crate::offset;
-use crate::shared::{SharedU32, SharedU64, SharedUsize};
+use super::part::{Part, PartMut};
+use super::slots::{Chunks, ChunksMut, Slots, no_rest, no_rest_mut};
+use crate::limits::{self, FIRST_VERSION};
+use crate::slot::free_list::FreeList;
+use crate::slot::occupancy::Bit;
+use crate::slot::offset;
+use crate::slot::shared::{SharedU32, SharedU64, SharedUsize};
 use crate::slot::{NIL, Slot};
+use crate::storage::lock::{Builder, Claim, Lock};
 use core::cell::UnsafeCell;
 use core::iter;
 use core::mem::MaybeUninit;
@@ -24,12 +23,6 @@ use core::ptr;
 /// and reused from then on, as on the heap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Inline<const N: usize, const W: usize>;
-
-impl<const N: usize, const W: usize> sealed::Sealed for Inline<N, W> {}
-
-impl<const N: usize, const W: usize> Storage for Inline<N, W> {
-    type Slots<T> = InlineSlots<T, N, W>;
-}
 
 /// An inline pool's slots: the first `built` are built, the rest not yet.
 #[doc(hidden)]
@@ -203,7 +196,7 @@ impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
 impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
     #[inline]
     fn retired_at(&self) -> u32 {
-        self.offset.get().wrapping_add(RETIRED_VERSION)
+        limits::retired_at(self.offset.get())
     }
 
     #[inline]
@@ -259,7 +252,7 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
     }
 
     #[cfg(feature = "rayon")]
-    fn parts(&self) -> (Part<'_, T>, super::Rest<'_, T>) {
+    fn parts(&self) -> (Part<'_, T>, crate::storage::slots::Rest<'_, T>) {
         let part = Part {
             base: 0,
             slots: self.built(),
@@ -269,7 +262,7 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
     }
 
     #[cfg(feature = "rayon")]
-    fn parts_mut(&mut self) -> (PartMut<'_, T>, super::RestMut<'_, T>) {
+    fn parts_mut(&mut self) -> (PartMut<'_, T>, crate::storage::slots::RestMut<'_, T>) {
         let (slots, words) = self.built_mut();
         let part = PartMut {
             base: 0,

@@ -1,5 +1,5 @@
 use super::cell::ConstPtr;
-use super::slots::Slots;
+use super::slots::SyncSlots;
 use crate::Pooled;
 use core::fmt;
 use core::mem::ManuallyDrop;
@@ -36,7 +36,7 @@ use core::ops::Deref;
 /// # Ok::<(), pooling::PoolFull>(())
 /// ```
 pub struct SyncGuard<'a, T: Pooled> {
-    slots: &'a Slots<T>,
+    slots: &'a SyncSlots<T>,
     index: u32,
     /// Dropped by hand, before the guard counts itself out: under loom the pointer marks a
     /// read in progress, which must end before another thread may reset the object.
@@ -52,7 +52,7 @@ unsafe impl<T: Pooled + Sync> Sync for SyncGuard<'_, T> {}
 
 impl<'a, T: Pooled> SyncGuard<'a, T> {
     /// A guard over slot `index`, whose state word has already counted it in.
-    pub(crate) fn new(slots: &'a Slots<T>, index: u32, value: ConstPtr<T>) -> Self {
+    pub(crate) fn new(slots: &'a SyncSlots<T>, index: u32, value: ConstPtr<T>) -> Self {
         Self {
             slots,
             index,
@@ -67,7 +67,7 @@ impl<T: Pooled> Deref for SyncGuard<'_, T> {
     #[inline]
     fn deref(&self) -> &T {
         // SAFETY: the guard is counted in the slot's state word, so nothing writes the object
-        // until it drops (see `Slot`).
+        // until it drops (see `SyncSlot`).
         unsafe { ConstPtr::deref(&self.value) }
     }
 }

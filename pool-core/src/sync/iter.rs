@@ -1,17 +1,17 @@
 use super::guard::SyncGuard;
 use super::pool::SyncPool;
-use super::slots::Slots;
+use super::slots::SyncSlots;
 use crate::{Handle, Pooled};
 
 /// The live objects of a [`SyncPool`](crate::SyncPool), from
 /// [`iter`](crate::SyncPool::iter): each with its handle, behind a guard.
 pub struct SyncIter<'a, T: Pooled> {
-    slots: &'a Slots<T>,
+    slots: &'a SyncSlots<T>,
     next: u32,
 }
 
 impl<'a, T: Pooled> SyncIter<'a, T> {
-    pub(crate) fn new(slots: &'a Slots<T>) -> Self {
+    pub(crate) fn new(slots: &'a SyncSlots<T>) -> Self {
         Self { slots, next: 0 }
     }
 }

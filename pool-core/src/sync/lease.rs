@@ -1,5 +1,5 @@
 use super::cell::{self, MutPtr};
-use super::slots::Slots;
+use super::slots::SyncSlots;
 use crate::{Handle, Pooled};
 use core::fmt;
 use core::mem::ManuallyDrop;
@@ -38,7 +38,7 @@ use scopeguard::ScopeGuard;
 /// its slot is retired rather than reused half reset, counted in
 /// [`Stats::retired`](crate::Stats::retired).
 pub struct SyncLease<'a, T: Pooled> {
-    slots: &'a Slots<T>,
+    slots: &'a SyncSlots<T>,
     lent: Lent<T>,
 }
 
@@ -61,7 +61,7 @@ unsafe impl<T: Pooled + Sync> Sync for SyncLease<'_, T> {}
 
 impl<T: Pooled> Lent<T> {
     /// Slot `index`, which the caller took off the free list and filled, now lent.
-    pub(crate) fn new(slots: &Slots<T>, index: u32, value: MutPtr<T>) -> Self {
+    pub(crate) fn new(slots: &SyncSlots<T>, index: u32, value: MutPtr<T>) -> Self {
         let slot = slots.owned(index);
         slot.life.lend();
         slot.counts.create();
@@ -72,7 +72,7 @@ impl<T: Pooled> Lent<T> {
     }
 
     /// Makes the object live; the lease that held `self` must not drop.
-    pub(crate) fn publish(&mut self, slots: &Slots<T>) -> Handle<T> {
+    pub(crate) fn publish(&mut self, slots: &SyncSlots<T>) -> Handle<T> {
         // SAFETY: the pointer is not used after this: the caller forgets the lease.
         unsafe { ManuallyDrop::drop(&mut self.value) };
         slots.publish(self.index)
@@ -80,23 +80,23 @@ impl<T: Pooled> Lent<T> {
 
     #[inline]
     pub(crate) fn get(&self) -> &T {
-        // SAFETY: the lease owns its slot (see `Slot`), and `&self` rules out its own `&mut T`.
+        // SAFETY: the lease owns its slot (see `SyncSlot`), and `&self` rules out its own `&mut T`.
         unsafe { cell::shared(&self.value) }
     }
 
     #[inline]
     pub(crate) fn get_mut(&mut self) -> &mut T {
-        // SAFETY: the lease owns its slot (see `Slot`), and `&mut self` makes this the only
+        // SAFETY: the lease owns its slot (see `SyncSlot`), and `&mut self` makes this the only
         // reference to the object.
         unsafe { MutPtr::deref(&self.value) }
     }
 
     /// Resets the object and frees its slot: the lease that held `self` is dropping.
-    pub(crate) fn give_back(&mut self, slots: &Slots<T>) {
+    pub(crate) fn give_back(&mut self, slots: &SyncSlots<T>) {
         let slot = slots.owned(self.index);
         slot.counts.release();
         let retire = scopeguard::guard((), |()| slot.life.retire());
-        // SAFETY: the lease owns its slot (see `Slot`), and is being dropped: no other
+        // SAFETY: the lease owns its slot (see `SyncSlot`), and is being dropped: no other
         // reference to the object exists.
         unsafe { MutPtr::deref(&self.value) }.reset_at_release();
         ScopeGuard::into_inner(retire);
@@ -108,7 +108,7 @@ impl<T: Pooled> Lent<T> {
 
 impl<'a, T: Pooled> SyncLease<'a, T> {
     /// A lease of slot `index`, which the caller took off the free list and filled.
-    pub(crate) fn new(slots: &'a Slots<T>, index: u32, value: MutPtr<T>) -> Self {
+    pub(crate) fn new(slots: &'a SyncSlots<T>, index: u32, value: MutPtr<T>) -> Self {
         Self {
             slots,
             lent: Lent::new(slots, index, value),

@@ -3,7 +3,7 @@
 mod atomic;
 mod cell;
 mod counts;
-mod free_list;
+mod free_shard;
 mod guard;
 mod iter;
 mod lease;

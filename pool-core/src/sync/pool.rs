@@ -3,9 +3,10 @@ use super::iter::SyncIter;
 use super::lease::{Lent, SyncLease};
 use super::lifecycle::Released;
 use super::owned::OwnedSyncLease;
-use super::slots::Slots;
-use crate::slot::INDEX_END;
-use crate::{Handle, PoolFull, Pooled, StaleHandle, Stats, offset};
+use super::slots::SyncSlots;
+use crate::limits;
+use crate::slot::offset;
+use crate::{Handle, PoolFull, Pooled, StaleHandle, Stats};
 use alloc::sync::Arc;
 use core::fmt;
 use core::marker::PhantomData;
@@ -70,13 +71,13 @@ use core::marker::PhantomData;
 /// assert_eq!(jobs.stats().created, 400);
 /// ```
 pub struct SyncPool<T: Pooled, S = <T as Pooled>::Strategy> {
-    slots: Slots<T>,
+    slots: SyncSlots<T>,
     strategy: PhantomData<fn() -> S>,
 }
 
 impl<T: Pooled, S> SyncPool<T, S> {
     /// The largest capacity a pool can have: slot indices are 32-bit.
-    pub const MAX_CAPACITY: usize = INDEX_END;
+    pub const MAX_CAPACITY: usize = limits::MAX_CAPACITY;
 
     /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N, sync)]`): the
     /// one allocation the pool makes.
@@ -109,13 +110,9 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// # Panics
     /// If `capacity` exceeds [`MAX_CAPACITY`](SyncPool::MAX_CAPACITY).
     pub fn with_capacity(capacity: usize) -> Self {
-        assert!(
-            capacity <= Self::MAX_CAPACITY,
-            "a pool holds at most {} objects, not {capacity}",
-            Self::MAX_CAPACITY,
-        );
+        limits::check_capacity(capacity);
         Self {
-            slots: Slots::new(capacity, offset::next()),
+            slots: SyncSlots::new(capacity, offset::next()),
             strategy: PhantomData,
         }
     }
@@ -308,7 +305,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     #[inline]
     pub fn get(&self, handle: Handle<T>) -> Option<SyncGuard<'_, T>> {
         let slot = self.slots.slot(handle)?;
-        if !slot.life.add_guard(handle.version()) {
+        if !slot.life.add_guard(handle.raw_version()) {
             return None;
         }
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
@@ -334,7 +331,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     #[inline]
     pub fn get_mut(&mut self, handle: Handle<T>) -> Option<&mut T> {
         let slot = self.slots.slot_mut(handle)?;
-        if slot.life.is_live_at(handle.version()) {
+        if slot.life.is_live_at(handle.raw_version()) {
             Some(slot.value_mut())
         } else {
             None
@@ -360,7 +357,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     pub fn contains(&self, handle: Handle<T>) -> bool {
         self.slots
             .slot(handle)
-            .is_some_and(|slot| slot.life.is_live_at(handle.version()))
+            .is_some_and(|slot| slot.life.is_live_at(handle.raw_version()))
     }
 
     /// Releases the object `handle` names: the handle, and every copy of it, goes stale at once.
@@ -390,7 +387,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
         let released = self
             .slots
             .slot(handle)
-            .and_then(|slot| slot.life.release(handle.version()));
+            .and_then(|slot| slot.life.release(handle.raw_version()));
         match released {
             Some(released) => {
                 if let Released::Reclaim = released {
@@ -497,7 +494,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
         Some(Lent::new(&self.slots, index, object))
     }
 
-    pub(crate) fn slots(&self) -> &Slots<T> {
+    pub(crate) fn slots(&self) -> &SyncSlots<T> {
         &self.slots
     }
 
@@ -529,12 +526,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     #[track_caller]
     pub(crate) fn panic_full(&self) -> ! {
         self.slots.fail();
-        panic!(
-            "{} is full: all {} slots are in use (high water {}); raise `#[pool(size = N)]` or release objects sooner",
-            T::NAME,
-            self.capacity(),
-            self.slots.tally().used,
-        );
+        limits::panic_full(T::NAME, self.capacity(), self.slots.tally().used);
     }
 }
 

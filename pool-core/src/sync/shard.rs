@@ -70,10 +70,10 @@ impl Ids {
 
 /// A thread's id, given back when the thread exits (its thread-locals drop).
 #[cfg(any(feature = "std", loom))]
-struct Held(Option<u32>);
+struct ThreadId(Option<u32>);
 
 #[cfg(any(feature = "std", loom))]
-impl Held {
+impl ThreadId {
     #[inline]
     fn shard(&self) -> usize {
         self.0.map_or(0, |id| id as usize % SHARDS)
@@ -82,11 +82,11 @@ impl Held {
 
 #[cfg(all(feature = "std", not(loom)))]
 mod current {
-    use super::{Held, Ids};
+    use super::{Ids, ThreadId};
 
     static IDS: Ids = Ids::new();
 
-    impl Drop for Held {
+    impl Drop for ThreadId {
         fn drop(&mut self) {
             if let Some(id) = self.0 {
                 IDS.release(id);
@@ -95,13 +95,13 @@ mod current {
     }
 
     std::thread_local! {
-        static ID: Held = Held(IDS.claim());
+        static ID: ThreadId = ThreadId(IDS.claim());
     }
 
     /// The calling thread's shard; shard 0 while its thread-locals are being destroyed.
     #[inline]
     pub(crate) fn shard() -> usize {
-        ID.try_with(Held::shard).unwrap_or(0)
+        ID.try_with(ThreadId::shard).unwrap_or(0)
     }
 }
 
@@ -109,18 +109,18 @@ mod current {
 /// model has run, where no loom atomic can be reached. `ThreadIds` models the giving back.
 #[cfg(loom)]
 mod current {
-    use super::{Held, Ids};
+    use super::{Ids, ThreadId};
 
     loom::lazy_static! {
         static ref IDS: Ids = Ids::new();
     }
 
     loom::thread_local! {
-        static ID: Held = Held(IDS.claim());
+        static ID: ThreadId = ThreadId(IDS.claim());
     }
 
     pub(crate) fn shard() -> usize {
-        ID.with(Held::shard)
+        ID.with(ThreadId::shard)
     }
 }
 

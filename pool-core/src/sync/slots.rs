@@ -4,12 +4,13 @@
 use super::atomic::{AtomicU32, AtomicU64, Ordering};
 use super::cell::{MutPtr, UnsafeCell};
 use super::counts::{SlotCounts, Tally};
-use super::free_list::FreeList;
+use super::free_shard::FreeShard;
 use super::guard::SyncGuard;
 use super::lifecycle::{Lifecycle, Phase};
 use super::shard::{self, SHARDS};
 #[cfg(feature = "async")]
 use super::wait::Waiters;
+use crate::limits;
 use crate::pooled::blank;
 use crate::slot::NIL;
 use crate::{Handle, Pooled};
@@ -23,14 +24,14 @@ use scopeguard::ScopeGuard;
 /// Aligned to a cache line, so that threads working on neighbouring slots do not write one line
 /// (most objects fill the line anyway: the state word and counts take 32 bytes).
 ///
-/// Who may touch the object (the unsafe contract, kept by [`Slots`]):
+/// Who may touch the object (the unsafe contract, kept by [`SyncSlots`]):
 /// - while the state word says live, or releasing with guards out, only guards, and only to
 ///   read it;
 /// - otherwise only the one thread that owns the slot: it took the slot off the free list (to
 ///   fill it, or for a lease), or it reclaimed it (the releaser when no guard was out, or the
 ///   last guard to drop).
 #[repr(align(64))]
-pub(crate) struct Slot<T> {
+pub(crate) struct SyncSlot<T> {
     pub(crate) life: Lifecycle,
     pub(crate) counts: SlotCounts,
     next: AtomicU32,
@@ -48,9 +49,9 @@ pub(crate) struct Slot<T> {
 /// fresh slot; a freed slot goes back to the shard it was taken on. So a thread that creates
 /// and releases touches its own shard's head and its own slots: no line that other threads
 /// write, unlike one free list for all, whose head moves between cores on every operation.
-pub(crate) struct Slots<T> {
-    all: Box<[Slot<T>]>,
-    shards: Box<[FreeList]>,
+pub(crate) struct SyncSlots<T> {
+    all: Box<[SyncSlot<T>]>,
+    shards: Box<[FreeShard]>,
     /// The first slot never taken: the slots from here on are free and on no list.
     fresh: AtomicU32,
     /// Creations refused because the pool was full: rare, so shared.
@@ -65,13 +66,13 @@ pub(crate) struct Slots<T> {
 
 // SAFETY: the slots hand out `&T` to guards on any thread (so `T: Sync`) and let any thread
 // fill, reset and drop objects made on another (so `T: Send`); everything else is atomics.
-unsafe impl<T: Send + Sync> Sync for Slots<T> {}
+unsafe impl<T: Send + Sync> Sync for SyncSlots<T> {}
 
-impl<T: Pooled> Slots<T> {
+impl<T: Pooled> SyncSlots<T> {
     /// `capacity` blank objects, all free, their versions counted from `offset`.
     pub(crate) fn new(capacity: usize, offset: u32) -> Self {
         let slots = (0..capacity)
-            .map(|_| Slot {
+            .map(|_| SyncSlot {
                 life: Lifecycle::new(offset),
                 counts: SlotCounts::default(),
                 next: AtomicU32::new(NIL),
@@ -81,12 +82,12 @@ impl<T: Pooled> Slots<T> {
             .collect();
         Self {
             all: slots,
-            shards: (0..SHARDS).map(|_| FreeList::new()).collect(),
+            shards: (0..SHARDS).map(|_| FreeShard::new()).collect(),
             fresh: AtomicU32::new(0),
             failed: AtomicU64::new(0),
             #[cfg(feature = "async")]
             waiters: Waiters::new(),
-            retired_at: offset.wrapping_sub(2),
+            retired_at: limits::retired_at(offset),
         }
     }
 
@@ -133,13 +134,13 @@ impl<T: Pooled> Slots<T> {
 
     /// The slot `handle` points into, if the pool has one there.
     #[inline]
-    pub(crate) fn slot(&self, handle: Handle<T>) -> Option<&Slot<T>> {
+    pub(crate) fn slot(&self, handle: Handle<T>) -> Option<&SyncSlot<T>> {
         self.all.get(handle.index())
     }
 
     #[cfg(not(loom))]
     #[inline]
-    pub(crate) fn slot_mut(&mut self, handle: Handle<T>) -> Option<&mut Slot<T>> {
+    pub(crate) fn slot_mut(&mut self, handle: Handle<T>) -> Option<&mut SyncSlot<T>> {
         self.all.get_mut(handle.index())
     }
 
@@ -163,7 +164,7 @@ impl<T: Pooled> Slots<T> {
         let object = slot.value.get_mut();
         {
             // SAFETY: the slot was just taken off the free list, so this thread owns it (see
-            // `Slot`): no other reference to the object exists.
+            // `SyncSlot`): no other reference to the object exists.
             let value = unsafe { object.deref() };
             // A reset that panics leaves the plain data half reset, which the next take resets
             // again: the slot goes back as it is.
@@ -267,7 +268,7 @@ impl<T: Pooled> Slots<T> {
 
     /// The slot at `index`, which the caller owns.
     #[inline]
-    pub(crate) fn owned(&self, index: u32) -> &Slot<T> {
+    pub(crate) fn owned(&self, index: u32) -> &SyncSlot<T> {
         &self.all[index as usize]
     }
 
@@ -288,7 +289,7 @@ impl<T: Pooled> Slots<T> {
 
     /// `untake` of a slot already looked up: one bounds check per give-back, not one per step.
     #[inline]
-    fn push_free(&self, index: u32, slot: &Slot<T>) {
+    fn push_free(&self, index: u32, slot: &SyncSlot<T>) {
         let home = slot.home.load(Ordering::Relaxed) as usize;
         self.shards[home].push(index, &slot.next);
         #[cfg(feature = "async")]
@@ -302,7 +303,7 @@ impl<T: Pooled> Slots<T> {
     }
 
     #[inline]
-    fn free(&self, index: u32, slot: &Slot<T>) {
+    fn free(&self, index: u32, slot: &SyncSlot<T>) {
         slot.life.set_free();
         self.push_free(index, slot);
     }
@@ -348,7 +349,7 @@ impl<T: Pooled> Slots<T> {
     /// Walks every slot, free list and count (see `SyncPool::check_consistency`); with no other
     /// thread working on the pool.
     pub(crate) fn check(&self) -> Result<(), &'static str> {
-        let offset = self.retired_at.wrapping_add(2);
+        let offset = limits::offset_of(self.retired_at);
         let fresh = self.fresh.load(Ordering::Relaxed) as usize;
         if fresh > self.all.len() {
             return Err("a first fresh slot past the pool's slots");
@@ -407,14 +408,14 @@ impl<T: Pooled> Slots<T> {
     /// Moves free slot `index` to version `relative`, counted from the pool's offset.
     #[cfg(all(test, not(loom)))]
     pub(crate) fn force_version(&mut self, index: usize, relative: u32) {
-        let offset = self.retired_at.wrapping_add(2);
+        let offset = limits::offset_of(self.retired_at);
         self.all[index]
             .life
             .force_version(offset.wrapping_add(relative));
     }
 }
 
-impl<T> Slot<T> {
+impl<T> SyncSlot<T> {
     /// A pointer to the object, for a guard to read.
     #[inline]
     pub(crate) fn value(&self) -> super::cell::ConstPtr<T> {

@@ -83,7 +83,7 @@ fn the_pool_is_sync_and_its_leases_and_guards_send() {
 fn create_get_release() {
     let pool = SyncPool::<Job>::new();
     let job = pool.create(|j| j.value = 7).unwrap();
-    assert_eq!(job.generation().get() % 2, 1, "live versions are odd");
+    assert_eq!(job.version().get() % 2, 1, "live versions are odd");
     assert_eq!(pool.get(job).unwrap().value, 7);
     assert!(pool.contains(job));
     assert_eq!(pool.len(), 1);

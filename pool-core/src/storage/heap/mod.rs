@@ -1,12 +1,17 @@
-use super::{Chunks, ChunksMut, FIRST_VERSION, RETIRED_VERSION, Slots};
-use crate::chunk::Chunk;
-use crate::free_list::FreeList;
-use crate::grown::Grown;
-use crate::lock::Lock;
-use crate::occupancy::Bit;
-use crate::offset;
-use crate::shared::SharedU64;
+pub(crate) mod chunk;
+pub(crate) mod grown;
+mod once_box;
+
+use crate::limits::{self, FIRST_VERSION};
 use crate::slot::Slot;
+use crate::slot::free_list::FreeList;
+use crate::slot::occupancy::Bit;
+use crate::slot::offset;
+use crate::slot::shared::SharedU64;
+use crate::storage::heap::chunk::Chunk;
+use crate::storage::heap::grown::Grown;
+use crate::storage::lock::Lock;
+use crate::storage::slots::{Chunks, ChunksMut, Slots};
 use core::iter;
 
 /// A heap pool's slots: the first chunk, built up front, and the chunks a growing pool added.
@@ -77,7 +82,7 @@ impl<T> HeapSlots<T> {
 impl<T> Slots<T> for HeapSlots<T> {
     #[inline]
     fn retired_at(&self) -> u32 {
-        self.offset.wrapping_add(RETIRED_VERSION)
+        limits::retired_at(self.offset)
     }
 
     /// Slots built now, in every chunk.
@@ -132,12 +137,22 @@ impl<T> Slots<T> for HeapSlots<T> {
     }
 
     #[cfg(feature = "rayon")]
-    fn parts(&self) -> (super::Part<'_, T>, super::Rest<'_, T>) {
+    fn parts(
+        &self,
+    ) -> (
+        crate::storage::part::Part<'_, T>,
+        crate::storage::slots::Rest<'_, T>,
+    ) {
         (self.first.part(), self.grown.chunks())
     }
 
     #[cfg(feature = "rayon")]
-    fn parts_mut(&mut self) -> (super::PartMut<'_, T>, super::RestMut<'_, T>) {
+    fn parts_mut(
+        &mut self,
+    ) -> (
+        crate::storage::part::PartMut<'_, T>,
+        crate::storage::slots::RestMut<'_, T>,
+    ) {
         (self.first.part_mut(), self.grown.chunks_mut())
     }
 

@@ -1,7 +1,8 @@
-use crate::iter::{Walk, WalkMut};
-use crate::occupancy::BITS;
+use crate::pool::iter::{Walk, WalkMut};
 use crate::slot::Slot;
-use crate::storage::{Chunks, ChunksMut, Part, PartMut, Rest, RestMut};
+use crate::slot::occupancy::BITS;
+use crate::storage::part::{Part, PartMut};
+use crate::storage::slots::{Chunks, ChunksMut, Rest, RestMut};
 use core::iter;
 use core::marker::PhantomData;
 use rayon::iter::plumbing::{Folder, UnindexedProducer};
@@ -60,7 +61,7 @@ impl<'a, T> Span<'a, T> {
                 };
                 let second = Self {
                     head: second,
-                    rest: crate::storage::no_rest(),
+                    rest: crate::storage::slots::no_rest(),
                 };
                 (Self { head: first, rest }, Some(second))
             }
@@ -121,7 +122,7 @@ impl<'a, T> SpanMut<'a, T> {
                 };
                 let second = Self {
                     head: second,
-                    rest: crate::storage::no_rest_mut(),
+                    rest: crate::storage::slots::no_rest_mut(),
                 };
                 (Self { head: first, rest }, Some(second))
             }

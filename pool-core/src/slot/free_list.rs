@@ -1,7 +1,6 @@
-use crate::occupancy::Bit;
-use crate::shared::SharedU32;
+use crate::slot::occupancy::Bit;
+use crate::slot::shared::SharedU32;
 use crate::slot::{NIL, Slot};
-use crate::storage::Slots;
 
 /// The free slots, threaded through their `next_free` fields from `head`: a stack, so that the
 /// slot released last, warm in the cache, is reused first.
@@ -48,15 +47,13 @@ impl FreeList {
     #[inline]
     pub(crate) fn head_slot<'a, T>(
         &self,
-        storage: &'a mut impl Slots<T>,
+        slot_mut: impl FnOnce(usize) -> Option<(&'a mut Slot<T>, Bit<'a>)>,
     ) -> Option<(usize, &'a mut Slot<T>, Bit<'a>)> {
         let index = self.head.get();
         if index == NIL {
             return None;
         }
-        let (slot, bit) = storage
-            .slot_mut(index as usize)
-            .expect("free-list indices are in the pool");
+        let (slot, bit) = slot_mut(index as usize).expect("free-list indices are in the pool");
         Some((index as usize, slot, bit))
     }
 

@@ -1,8 +1,8 @@
-use crate::counts::Counts;
-use crate::free_list::FreeList;
-use crate::lock::Lock;
-use crate::occupancy::Bit;
+use crate::pool::counts::Counts;
 use crate::slot::Taken;
+use crate::slot::free_list::FreeList;
+use crate::slot::occupancy::Bit;
+use crate::storage::lock::Lock;
 use crate::{Handle, Pooled};
 use core::fmt;
 use core::mem::ManuallyDrop;

@@ -1,4 +1,4 @@
-use crate::shared::SharedU64;
+use crate::slot::shared::SharedU64;
 #[cfg(feature = "alloc")]
 use alloc::boxed::Box;
 

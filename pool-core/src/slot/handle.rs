@@ -72,13 +72,13 @@ pub struct Handle<T> {
 }
 
 impl<T> Handle<T> {
-    /// A handle to the object of version `generation` in slot `index`. The version must be
+    /// A handle to the object of version `version` in slot `index`. The version must be
     /// odd, as the versions of live slots are: that no handle carries an even version is what
     /// keeps every handle away from slots without a live object.
     #[inline]
-    pub(crate) const fn new(index: u32, generation: NonZeroU32) -> Self {
-        debug_assert!(generation.get() % 2 == 1, "handles carry odd versions");
-        let bits = (generation.get() as u64) << 32 | index as u64;
+    pub(crate) const fn new(index: u32, version: NonZeroU32) -> Self {
+        debug_assert!(version.get() % 2 == 1, "handles carry odd versions");
+        let bits = (version.get() as u64) << 32 | index as u64;
         let Some(bits) = NonZeroU64::new(bits) else {
             unreachable!()
         };
@@ -129,13 +129,13 @@ impl<T> Handle<T> {
     /// let first = enemies.create(|_| {})?;
     /// enemies.release(first).unwrap();
     /// let second = enemies.create(|_| {})?;
-    /// assert_eq!(second.generation().get(), first.generation().get().wrapping_add(2));
-    /// assert_eq!(first.generation().get() % 2, 1);
+    /// assert_eq!(second.version().get(), first.version().get().wrapping_add(2));
+    /// assert_eq!(first.version().get() % 2, 1);
     /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[inline]
-    pub const fn generation(self) -> NonZeroU32 {
-        match NonZeroU32::new(self.version()) {
+    pub const fn version(self) -> NonZeroU32 {
+        match NonZeroU32::new(self.raw_version()) {
             Some(version) => version,
             None => NonZeroU32::MIN,
         }
@@ -183,7 +183,7 @@ impl<T> Handle<T> {
         #[expect(clippy::cast_possible_truncation, reason = "the index is the low half")]
         let index = bits as u32;
         let version = (bits >> 32) as u32;
-        if version.is_multiple_of(2) || index as usize >= crate::slot::INDEX_END {
+        if version.is_multiple_of(2) || index as usize >= crate::limits::INDEX_END {
             return None;
         }
         match NonZeroU64::new(bits) {
@@ -197,7 +197,7 @@ impl<T> Handle<T> {
 
     /// The version, as the slots keep it.
     #[inline]
-    pub(crate) const fn version(self) -> u32 {
+    pub(crate) const fn raw_version(self) -> u32 {
         (self.bits.get() >> 32) as u32
     }
 }
@@ -231,7 +231,7 @@ impl<T> PartialOrd for Handle<T> {
 impl<T> Ord for Handle<T> {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        (self.index(), self.version()).cmp(&(other.index(), other.version()))
+        (self.index(), self.raw_version()).cmp(&(other.index(), other.raw_version()))
     }
 }
 
@@ -252,6 +252,6 @@ impl<T> fmt::Debug for Handle<T> {
 /// Prints `5v3`: slot 5, version 3.
 impl<T> fmt::Display for Handle<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}v{}", self.index(), self.version())
+        write!(f, "{}v{}", self.index(), self.raw_version())
     }
 }

@@ -1,4 +1,4 @@
-use crate::shared::{SharedU64, SharedUsize};
+use crate::slot::shared::{SharedU64, SharedUsize};
 
 /// The counts behind [`Stats`](crate::Stats) that it cannot derive from the slots.
 ///
@@ -116,7 +116,7 @@ impl Counts {
 
     /// The same counts, for a copy of the pool where `live` objects are live and every other
     /// object created is given back. Call it holding the pool's lock.
-    #[cfg(all(feature = "serde", feature = "alloc"))]
+    #[cfg(all(feature = "alloc", feature = "serde"))]
     pub(crate) fn with_live(&self, live: usize) -> Self {
         let created = self.created.get();
         Self {

@@ -1,10 +1,11 @@
 use crate::Pooled;
-use crate::counts::Counts;
-use crate::free_list::FreeList;
-use crate::iter::WalkMut;
-use crate::occupancy::Bit;
+use crate::pool::counts::Counts;
+use crate::pool::iter::WalkMut;
+use crate::slot::free_list::FreeList;
+use crate::slot::occupancy::Bit;
 use crate::slot::{NIL, Slot};
-use crate::storage::{PartMut, no_rest_mut};
+use crate::storage::part::PartMut;
+use crate::storage::slots::no_rest_mut;
 use core::iter;
 use core::mem;
 use rayon::iter::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};

@@ -3,7 +3,7 @@
 
 use super::retain::{Chain, Freed, Retain};
 use super::span::{Handles, Runs, Span, SpanMut, Walked, WalkedMut};
-use crate::occupancy::BITS;
+use crate::slot::occupancy::BITS;
 use crate::storage::{Slots, Storage};
 use crate::{Fail, Grow, Handle, Inline, Pool, PoolToken, Pooled};
 use alloc::boxed::Box;

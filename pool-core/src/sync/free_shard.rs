@@ -10,12 +10,12 @@ use crate::slot::NIL;
 /// `next`, cannot succeed if the stack changed meanwhile, even if the same slot is back on top
 /// (the ABA case, where it would install a `next` that is stale). The tag comes round again
 /// only after 2³² swaps between one pop's read and its swap. The same tag tells a thread that
-/// found the stack empty whether it has stayed so since (see `Slots::take_index`).
+/// found the stack empty whether it has stayed so since (see `SyncSlots::take_index`).
 ///
 /// Aligned to 128 bytes (two cache lines, which some CPUs fetch in pairs), so that threads
 /// working on their own shards do not write one line.
 #[repr(align(128))]
-pub(crate) struct FreeList {
+pub(crate) struct FreeShard {
     head: AtomicU64,
 }
 
@@ -35,7 +35,7 @@ fn index(head: u64) -> u32 {
     head as u32
 }
 
-impl FreeList {
+impl FreeShard {
     /// An empty stack.
     pub(crate) fn new() -> Self {
         Self {
@@ -44,7 +44,7 @@ impl FreeList {
     }
 
     /// Takes the top slot off the stack; when it is empty, the head word that said so, for
-    /// [`unchanged`](FreeList::unchanged). `next` is the slots' `next` fields.
+    /// [`unchanged`](FreeShard::unchanged). `next` is the slots' `next` fields.
     #[inline]
     pub(crate) fn pop<'a>(&self, next: impl Fn(u32) -> &'a AtomicU32) -> Result<u32, u64> {
         // Acquire: the slot's `next`, and its object, as the pusher left them.
@@ -93,7 +93,7 @@ impl FreeList {
         index(self.head.load(Ordering::Acquire))
     }
 
-    /// Whether the head is still `seen`, a word [`pop`](FreeList::pop) found empty: then no
+    /// Whether the head is still `seen`, a word [`pop`](FreeShard::pop) found empty: then no
     /// slot was pushed in between, as every push moves the tag on. Acquire: a thread whose
     /// push or pop this thread has seen elsewhere is seen here too.
     #[inline]

@@ -25,13 +25,15 @@ impl<'de, T> Deserialize<'de> for Handle<T> {
 /// Heap pools serialize slot for slot; inline pools do not serialize yet.
 #[cfg(feature = "alloc")]
 mod pools {
-    use crate::chunk::Chunk;
-    use crate::counts::Counts;
-    use crate::free_list::FreeList;
-    use crate::grown::Grown;
+    use crate::limits::INDEX_END;
+    use crate::limits::RETIRED_VERSION;
+    use crate::pool::counts::Counts;
     use crate::pooled::blank;
-    use crate::slot::{INDEX_END, NIL, Slot};
-    use crate::storage::{HeapSlots, Inline, InlineSlots, RETIRED_VERSION, Slots, Storage};
+    use crate::slot::free_list::FreeList;
+    use crate::slot::{NIL, Slot};
+    use crate::storage::heap::chunk::Chunk;
+    use crate::storage::heap::grown::Grown;
+    use crate::storage::{HeapSlots, Inline, InlineSlots, Slots, Storage};
     use crate::{Pool, Pooled};
     use alloc::boxed::Box;
     use alloc::vec::Vec;
@@ -456,7 +458,7 @@ mod pools {
                 storage,
                 free,
                 counts,
-                lock: crate::lock::Lock::new(),
+                lock: crate::storage::lock::Lock::new(),
                 strategy: PhantomData,
             })
         }

@@ -1,7 +1,8 @@
-use crate::free_list::FreeList;
-use crate::lock::Lock;
+use crate::limits::INDEX_END;
 use crate::pooled::blank;
-use crate::slot::{INDEX_END, NIL, Slot};
+use crate::slot::free_list::FreeList;
+use crate::slot::{NIL, Slot};
+use crate::storage::lock::Lock;
 use crate::storage::{Slots, Storage};
 use crate::{Pool, Pooled};
 use core::marker::PhantomData;

@@ -1,9 +1,10 @@
 //! A full walk of a pool's books, for tests and fuzzers: every slot, occupancy bit, free-list
 //! entry and count against the invariants the pool relies on.
 
-use crate::occupancy::BITS;
+use crate::limits::RETIRED_VERSION;
 use crate::slot::NIL;
-use crate::storage::{RETIRED_VERSION, Slots, Storage};
+use crate::slot::occupancy::BITS;
+use crate::storage::{Slots, Storage};
 use crate::{Pool, Pooled};
 use alloc::collections::BTreeSet;
 use alloc::format;

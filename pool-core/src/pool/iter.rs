@@ -1,7 +1,7 @@
 use crate::Handle;
-use crate::occupancy::{BITS, SetBits};
-use crate::shared::SharedU64;
 use crate::slot::Slot;
+use crate::slot::occupancy::{BITS, SetBits};
+use crate::slot::shared::SharedU64;
 use crate::storage::{Chunks, ChunksMut};
 use core::iter::FusedIterator;
 use core::mem;

@@ -1,13 +1,16 @@
-use crate::Handle;
-use crate::shared::{HIGH, LOW, SharedU64};
+pub(crate) mod free_list;
+pub(crate) mod handle;
+pub(crate) mod occupancy;
+pub(crate) mod offset;
+pub(crate) mod shared;
+
+use crate::slot::handle::Handle;
+use crate::slot::shared::{HIGH, LOW, SharedU64};
 use core::cell::UnsafeCell;
 use core::num::NonZeroU32;
 
 /// The end of the free list.
 pub(crate) const NIL: u32 = u32::MAX;
-
-/// Slot indices stay below this, so that `NIL` is never an index.
-pub(crate) const INDEX_END: usize = u32::MAX as usize - 1;
 
 /// One place in a pool: an object, built once and reused, and the bookkeeping of its lives.
 ///
@@ -207,7 +210,7 @@ impl<T> Slot<T> {
     #[inline]
     pub(crate) fn mark_live_mut(&mut self, handle: Handle<T>) {
         debug_assert_eq!(
-            handle.version(),
+            handle.raw_version(),
             version(self.word.load_mut()).wrapping_add(1)
         );
         self.word.store_mut(handle.to_bits());

@@ -1,11 +1,13 @@
-use crate::chunk::Chunk;
-use crate::free_list::FreeList;
-use crate::lock::{Builder, Claim, Lock};
-use crate::occupancy::Bit;
-use crate::once_box::OnceBox;
-use crate::shared::{SharedU32, SharedUsize};
-use crate::slot::{INDEX_END, Slot};
-use crate::storage::{FIRST_VERSION, Part, PartMut};
+use crate::limits::FIRST_VERSION;
+use crate::limits::INDEX_END;
+use crate::slot::Slot;
+use crate::slot::free_list::FreeList;
+use crate::slot::occupancy::Bit;
+use crate::slot::shared::{SharedU32, SharedUsize};
+use crate::storage::heap::chunk::Chunk;
+use crate::storage::heap::once_box::OnceBox;
+use crate::storage::lock::{Builder, Claim, Lock};
+use crate::storage::part::{Part, PartMut};
 use alloc::boxed::Box;
 use core::slice;
 
@@ -202,7 +204,7 @@ impl<T> Grown<T> {
         let mut len = 0;
         for (k, position) in positions.iter().enumerate() {
             let floor = position.version_floor.get();
-            if floor % 2 == 1 || floor >= crate::storage::RETIRED_VERSION {
+            if floor % 2 == 1 || floor >= crate::limits::RETIRED_VERSION {
                 return Err("a version floor odd, or not below retirement");
             }
             let Some(chunk) = position.chunk.get() else {

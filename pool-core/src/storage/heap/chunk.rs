@@ -1,6 +1,6 @@
-use crate::occupancy::{Bit, Occupancy};
+use crate::slot::occupancy::{Bit, Occupancy};
 use crate::slot::{NIL, Slot};
-use crate::storage::{Part, PartMut};
+use crate::storage::part::{Part, PartMut};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
@@ -122,6 +122,6 @@ impl<T> Chunk<T> {
             .iter()
             .map(|slot| slot.version().wrapping_sub(offset))
             .max()
-            .unwrap_or(crate::storage::FIRST_VERSION)
+            .unwrap_or(crate::limits::FIRST_VERSION)
     }
 }

@@ -1,0 +1,352 @@
+//! What a pool does with one object at a time: create, get, release, and its size and stats.
+
+use super::Pool;
+use crate::limits;
+use crate::pool::lease::Lease;
+use crate::slot::occupancy::Bit;
+use crate::storage::{Slots, Storage};
+use crate::{Handle, PoolFull, Pooled, StaleHandle, Stats};
+
+impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
+    /// The largest capacity a pool can have: slot indices are 32-bit.
+    pub const MAX_CAPACITY: usize = limits::MAX_CAPACITY;
+
+    /// The number of slots, live or not.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2)]
+    /// # struct Spark { heat: u32 }
+    /// let mut pool = SparkPool::new();
+    /// pool.try_create(|_| {})?;
+    /// assert_eq!((pool.len(), pool.capacity()), (1, 2));
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[inline]
+    #[doc(alias = "count_all", alias = "CountAll")]
+    pub fn capacity(&self) -> usize {
+        self.storage.capacity()
+    }
+
+    /// The number of live objects: those reachable by handle. Leased objects are counted apart,
+    /// in [`Stats::leased`].
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2)]
+    /// # struct Spark { heat: u32 }
+    /// let mut pool = SparkPool::new();
+    /// let spark = pool.try_create(|_| {})?;
+    /// let _lease = pool.try_acquire(|_| {})?;
+    /// assert_eq!(pool.len(), 1); // the lease is not counted
+    /// assert_eq!(pool.stats().leased, 1);
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[inline]
+    #[doc(alias = "count_active", alias = "CountActive", alias = "count")]
+    pub fn len(&self) -> usize {
+        self.counts.live()
+    }
+
+    /// Whether no object is live.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2)]
+    /// # struct Spark { heat: u32 }
+    /// let mut pool = SparkPool::new();
+    /// assert!(pool.is_empty());
+    /// let spark = pool.try_create(|_| {})?;
+    /// assert!(!pool.is_empty());
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether no slot is free, so that [`try_create`](Pool::try_create) would fail (and the
+    /// strategy's `create` would fail, panic, evict or grow).
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2)]
+    /// # struct Spark { heat: u32 }
+    /// let mut pool = SparkPool::new();
+    /// pool.try_create(|_| {})?;
+    /// assert!(!pool.is_full());
+    /// pool.try_create(|_| {})?;
+    /// assert!(pool.is_full());
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.counts.in_use() + self.counts.retired() >= self.capacity()
+    }
+
+    /// Takes a free slot, hands its blank object to `init`, and returns the object's handle; an
+    /// error, changing nothing but [`Stats::failed`], when no slot is free.
+    ///
+    /// It never panics, evicts, or grows the pool (so it never allocates), whatever the
+    /// strategy: code that must not is the same for every pool. O(1). If `init` panics, the
+    /// slot is reset and stays free.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1)]
+    /// # struct Particle { frames_left: u32, x: f64 }
+    /// let mut pool = ParticlePool::new();
+    /// let p = pool.try_create(|p| p.frames_left = 30)?;
+    /// assert_eq!(pool.get(p).unwrap().frames_left, 30);
+    /// assert_eq!(pool.get(p).unwrap().x, 0.0); // what init did not set is blank
+    ///
+    /// assert!(pool.try_create(|p| p.frames_left = 30).is_err()); // full
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when every slot is live, lent or retired; `init` is not called.
+    #[doc(alias = "insert", alias = "push", alias = "spawn")]
+    #[inline]
+    pub fn try_create(&mut self, init: impl FnOnce(&mut T)) -> Result<Handle<T>, PoolFull> {
+        self.try_create_with_handle(|_, object| init(object))
+    }
+
+    /// [`try_create`](Pool::try_create), with `init` seeing the handle the object will have:
+    /// for an object that refers to itself, or is filed under its handle elsewhere (slotmap's
+    /// `insert_with_key`, slab's `vacant_entry`).
+    ///
+    /// ```
+    /// # use pooling::{Handle, Pooled};
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Node { me: Option<Handle<Node>> }
+    /// let mut nodes = NodePool::new();
+    /// let node = nodes.try_create_with_handle(|handle, node| node.me = Some(handle))?;
+    /// assert_eq!(nodes[node].me, Some(node));
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when every slot is live, lent or retired; `init` is not called.
+    #[doc(alias = "insert_with_key")]
+    #[inline]
+    pub fn try_create_with_handle(
+        &mut self,
+        init: impl FnOnce(Handle<T>, &mut T),
+    ) -> Result<Handle<T>, PoolFull> {
+        self.create_in_free_slot(init).ok_or_else(|| self.refuse())
+    }
+
+    /// Lends a blank object, set up by `init`, through `&self`, if a slot is free: many leases
+    /// can be out at once, and each gives its object back, reset, when it drops. See [`Lease`].
+    ///
+    /// Like [`try_create`](Pool::try_create), it never panics, evicts or grows, whatever the
+    /// strategy.
+    ///
+    /// `init` may reach the pool (through `&Pool`, a thread-local pool): the slot it fills is
+    /// counted as lent while it runs, so an `acquire` from `init` sees it in use. If `init`, or
+    /// the reset before it, panics, the slot goes back to the free list and nothing is counted.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2)]
+    /// # struct Scratch { points: Vec<[f32; 3]> }
+    /// let pool = ScratchPool::new();
+    /// let mut a = pool.try_acquire(|_| {})?;
+    /// let mut b = pool.try_acquire(|_| {})?;
+    /// a.points.push([1.0; 3]);
+    /// b.points.extend_from_slice(&a.points);
+    /// assert!(pool.try_acquire(|_| {}).is_err()); // both slots are lent
+    /// drop(a);
+    /// assert!(pool.try_acquire(|_| {}).is_ok());
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when no slot is free; `init` is not called and nothing changes but
+    /// [`Stats::failed`].
+    #[inline]
+    pub fn try_acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
+        self.lend(init).ok_or_else(|| self.refuse())
+    }
+
+    /// The object `handle` names, or `None` once it has been released, or if the handle is from
+    /// another pool (see [`Handle`](crate::Handle#handles-from-another-pool)).
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Particle { x: f64 }
+    /// let mut pool = ParticlePool::new();
+    /// let p = pool.try_create(|p| p.x = 2.5)?;
+    /// assert_eq!(pool.get(p).map(|p| p.x), Some(2.5));
+    /// pool.release(p).unwrap();
+    /// assert!(pool.get(p).is_none());
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[inline]
+    pub fn get(&self, handle: Handle<T>) -> Option<&T> {
+        self.storage.slot(handle.index())?.get(handle)
+    }
+
+    /// The object `handle` names, mutably, or `None` once it has been released.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Particle { x: f64 }
+    /// let mut pool = ParticlePool::new();
+    /// let p = pool.try_create(|_| {})?;
+    /// if let Some(p) = pool.get_mut(p) {
+    ///     p.x += 1.5;
+    /// }
+    /// assert_eq!(pool.get(p).unwrap().x, 1.5);
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[inline]
+    pub fn get_mut(&mut self, handle: Handle<T>) -> Option<&mut T> {
+        let (slot, _) = self.storage.slot_mut(handle.index())?;
+        slot.get_mut(handle)
+    }
+
+    /// Whether `handle` names a live object of this pool.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Particle { x: f64 }
+    /// let mut pool = ParticlePool::new();
+    /// let p = pool.try_create(|_| {})?;
+    /// assert!(pool.contains(p));
+    /// pool.release(p).unwrap();
+    /// assert!(!pool.contains(p));
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[inline]
+    #[doc(alias = "contains_key")]
+    pub fn contains(&self, handle: Handle<T>) -> bool {
+        self.storage
+            .slot(handle.index())
+            .is_some_and(|slot| slot.matches(handle))
+    }
+
+    /// Resets the object `handle` names and frees its slot, in O(1).
+    ///
+    /// Fields that own something are reset now, so buffers are cleared (keeping their capacity)
+    /// and references are let go at once. The handle, and every copy of it, becomes stale.
+    ///
+    /// If a reset panics (in a `reset_with` function or a field's `Drop`), the object stays live
+    /// and its handle valid.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Particle { trail: Vec<(f64, f64)> }
+    /// let mut pool = ParticlePool::new();
+    /// let p = pool.try_create(|p| p.trail.push((1.0, 2.0)))?;
+    /// assert!(pool.release(p).is_ok());
+    /// assert!(pool.release(p).is_err()); // already released
+    /// assert!(!pool.contains(p));
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`StaleHandle`] when the object was already released, or the handle is from another
+    /// pool (see [`Handle`](crate::Handle#handles-from-another-pool)); nothing changes.
+    #[inline]
+    #[doc(
+        alias = "remove",
+        alias = "try_remove",
+        alias = "Release",
+        alias = "free",
+        alias = "despawn",
+        alias = "recycle"
+    )]
+    pub fn release(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
+        let retired_at = self.storage.retired_at();
+        let index = handle.index();
+        let (slots, words) = self.storage.first_mut();
+        if let Some(slot) = slots.get_mut(index) {
+            if !slot.matches_mut(handle) {
+                return Err(StaleHandle::new(handle));
+            }
+            Self::vacate(
+                slot,
+                &Bit::new(words, index),
+                index,
+                retired_at,
+                &mut self.free,
+                &mut self.counts,
+            );
+            return Ok(());
+        }
+        self.release_past_first(handle)
+    }
+
+    /// Releases every live object at once: the per-frame reset of a scratch pool. Every
+    /// outstanding handle becomes stale.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 8)]
+    /// # struct Contact { depth: f32 }
+    /// let mut contacts = ContactPool::new();
+    /// let c = contacts.try_create(|c| c.depth = 0.1)?;
+    /// contacts.release_all(); // end of frame
+    /// assert!(contacts.is_empty());
+    /// assert!(contacts.get(c).is_none());
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[doc(alias = "clear", alias = "Clear")]
+    pub fn release_all(&mut self) {
+        self.retain(|_| false);
+    }
+
+    /// Occupancy and traffic figures for sizing the pool; see [`Stats`].
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Spark { heat: u32 }
+    /// let mut pool = SparkPool::new();
+    /// let spark = pool.try_create(|_| {})?;
+    /// pool.release(spark).unwrap();
+    /// let stats = pool.stats();
+    /// assert_eq!((stats.created, stats.released, stats.high_water), (1, 1, 1));
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[doc(alias = "count_inactive", alias = "CountInactive")]
+    pub fn stats(&self) -> Stats {
+        let _locked = self.lock.lock();
+        let counts = &self.counts;
+        let (live, leased, retired) = (counts.live(), counts.leased(), counts.retired());
+        let capacity = self.capacity();
+        Stats {
+            capacity,
+            live,
+            leased,
+            free: capacity - live - leased - retired,
+            high_water: counts.high_water(),
+            created: counts.created(),
+            released: counts.released(),
+            failed: counts.failed(),
+            evicted: counts.evicted(),
+            chunks: self.storage.chunk_count(),
+            retired,
+            waited: 0,
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! What a pool does with every live object: iteration, retain, the least important.
+
+use super::Pool;
+use crate::pool::iter::{Iter, IterMut, Values, ValuesMut};
+use crate::slot::Slot;
+use crate::slot::occupancy::{BITS, Bit};
+use crate::storage::{Slots, Storage};
+use crate::{Handle, Importance, Pooled};
+
+impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
+    /// Live objects with their handles, in slot order.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 8)]
+    /// # struct Particle { x: f64 }
+    /// let mut pool = ParticlePool::new();
+    /// for x in [1.0, 2.0, 3.0] {
+    ///     pool.try_create(|p| p.x = x)?;
+    /// }
+    /// let sum: f64 = pool.iter().map(|(_, p)| p.x).sum();
+    /// assert_eq!(sum, 6.0);
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[inline]
+    #[doc(alias = "iter_active")]
+    pub fn iter(&self) -> Iter<'_, T> {
+        Iter::new(self.storage.chunks(), self.len())
+    }
+
+    /// Live objects with their handles, mutably, in slot order.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 8)]
+    /// # struct Particle { x: f64, x_velocity: f64 }
+    /// let mut pool = ParticlePool::new();
+    /// let p = pool.try_create(|p| p.x_velocity = 0.5)?;
+    /// for (_, p) in pool.iter_mut() {
+    ///     p.x += p.x_velocity;
+    /// }
+    /// assert_eq!(pool.get(p).unwrap().x, 0.5);
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[inline]
+    pub fn iter_mut(&mut self) -> IterMut<'_, T> {
+        let len = self.counts.live_mut();
+        IterMut::new(self.storage.chunks_mut(), len)
+    }
+
+    /// Live objects without their handles, in slot order.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 8)]
+    /// # struct Particle { x: f64 }
+    /// let mut pool = ParticlePool::new();
+    /// for x in [1.0, 2.0] {
+    ///     pool.try_create(|p| p.x = x)?;
+    /// }
+    /// assert_eq!(pool.values().map(|p| p.x).sum::<f64>(), 3.0);
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[inline]
+    pub fn values(&self) -> Values<'_, T> {
+        Values::new(self.iter())
+    }
+
+    /// Live objects without their handles, mutably, in slot order: the "animate everything"
+    /// loop.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 8)]
+    /// # struct Particle { x: f64, x_velocity: f64 }
+    /// let mut pool = ParticlePool::new();
+    /// let p = pool.try_create(|p| p.x_velocity = 2.0)?;
+    /// for particle in pool.values_mut() {
+    ///     particle.x += particle.x_velocity;
+    /// }
+    /// assert_eq!(pool.get(p).unwrap().x, 2.0);
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[inline]
+    pub fn values_mut(&mut self) -> ValuesMut<'_, T> {
+        ValuesMut::new(self.iter_mut())
+    }
+
+    /// Calls `keep` on every live object, and releases (resets and frees) each one for which it
+    /// returns false: the animate-and-collect-the-dead loop of a particle system, in one pass.
+    ///
+    /// If `keep` or a reset panics, the objects visited so far are released or kept as decided,
+    /// and the rest are untouched.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 8)]
+    /// # struct Particle { frames_left: u32 }
+    /// let mut pool = ParticlePool::new();
+    /// for frames in [1, 3] {
+    ///     pool.try_create(|p| p.frames_left = frames)?;
+    /// }
+    /// pool.retain(|p| {
+    ///     p.frames_left -= 1;
+    ///     p.frames_left > 0
+    /// });
+    /// assert_eq!(pool.len(), 1);
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[inline]
+    pub fn retain(&mut self, mut keep: impl FnMut(&mut T) -> bool) {
+        self.retain_with_handle(|_, object| keep(object));
+    }
+
+    /// [`retain`](Pool::retain), with `keep` seeing each object's handle as well: to drop it
+    /// from an index kept elsewhere as the object goes.
+    ///
+    /// ```
+    /// # use pooling::{Handle, Pooled};
+    /// # use std::collections::HashSet;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 8)]
+    /// # struct Enemy { health: i32 }
+    /// let mut enemies = EnemyPool::new();
+    /// let mut targeted: HashSet<Handle<Enemy>> = HashSet::new();
+    /// for health in [0, 10] {
+    ///     targeted.insert(enemies.try_create(|e| e.health = health)?);
+    /// }
+    /// enemies.retain_with_handle(|handle, enemy| {
+    ///     let alive = enemy.health > 0;
+    ///     if !alive {
+    ///         targeted.remove(&handle);
+    ///     }
+    ///     alive
+    /// });
+    /// assert_eq!(targeted.len(), 1);
+    /// assert!(targeted.iter().all(|&h| enemies.contains(h)));
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    pub fn retain_with_handle(&mut self, mut keep: impl FnMut(Handle<T>, &mut T) -> bool) {
+        let retired_at = self.storage.retired_at();
+        let (free, counts) = (&mut self.free, &mut self.counts);
+        for chunk in self.storage.chunks_mut() {
+            let (base, words) = (chunk.base, chunk.words);
+            // The slots of word `w`, `group`, a word at a time: the bits are read once, and only
+            // a release writes them.
+            let mut visit = |w: usize, group: &mut [Slot<T>]| {
+                let Some(word) = words.get(w) else { return };
+                let mut bits = word.get();
+                while bits != 0 {
+                    let bit = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let Some(slot) = group.get_mut(bit) else {
+                        break;
+                    };
+                    let local = w * BITS + bit;
+                    let handle = slot.handle_mut(base + local);
+                    if !keep(handle, slot.value_mut()) {
+                        Self::vacate(
+                            slot,
+                            &Bit::new(words, local),
+                            base + local,
+                            retired_at,
+                            free,
+                            counts,
+                        );
+                    }
+                }
+            };
+            // Whole groups of 64 slots apart from the last, shorter one: in a group whose length
+            // the compiler knows, a bit's slot needs no bounds check.
+            let (groups, tail) = chunk.slots.as_chunks_mut::<BITS>();
+            let whole = groups.len();
+            for (w, group) in groups.iter_mut().enumerate() {
+                visit(w, group);
+            }
+            visit(whole, tail);
+        }
+    }
+
+    /// The live object that `importance` ranks lowest, the lowest slot of equals; `None` when
+    /// no object is live. One pass over the live objects.
+    ///
+    /// An [`Evict`](crate::Evict) pool's `victim()` is this with its `evict_by` measure.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 2)]
+    /// # struct Voice { volume: u32 }
+    /// let mut voices = VoicePool::new();
+    /// let quiet = voices.try_create(|v| v.volume = 1)?;
+    /// voices.try_create(|v| v.volume = 5)?;
+    /// assert_eq!(voices.least_important(|v| v.volume), Some(quiet));
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    pub fn least_important<K: Importance>(
+        &self,
+        mut importance: impl FnMut(&T) -> K,
+    ) -> Option<Handle<T>> {
+        let (handle, _) = self.iter().min_by_key(|(_, object)| importance(object))?;
+        Some(handle)
+    }
+}
+
+impl<'a, T: Pooled, S, B: Storage> IntoIterator for &'a Pool<T, S, B> {
+    type Item = (Handle<T>, &'a T);
+    type IntoIter = Iter<'a, T>;
+
+    fn into_iter(self) -> Iter<'a, T> {
+        self.iter()
+    }
+}
+
+impl<'a, T: Pooled, S, B: Storage> IntoIterator for &'a mut Pool<T, S, B> {
+    type Item = (Handle<T>, &'a mut T);
+    type IntoIter = IterMut<'a, T>;
+
+    fn into_iter(self) -> IterMut<'a, T> {
+        self.iter_mut()
+    }
+}
