@@ -7,44 +7,10 @@
 
 use loom::sync::Arc;
 use loom::thread;
-use pool_core::{Fail, PoolToken, Pooled, SyncPool};
+use pool_core::SyncPool;
+use support::{Probe, model};
 
-/// `value` is set by `init` and reset on reuse; `resets` counts the slot's releases and is
-/// never reset, so that a test can tell that each release reset the object exactly once.
-struct Probe {
-    value: u32,
-    resets: u32,
-    payload: Vec<u32>,
-}
-
-impl Pooled for Probe {
-    const SIZE: usize = 2;
-    type Strategy = Fail;
-
-    fn blank(_: PoolToken<'_, Self>) -> Self {
-        Probe {
-            value: 0,
-            resets: 0,
-            payload: Vec::new(),
-        }
-    }
-
-    fn reset_at_release(&mut self) {
-        self.resets += 1;
-        self.payload.clear();
-    }
-
-    fn reset_at_reuse(&mut self) {
-        self.value = 0;
-    }
-}
-
-/// Runs `test` under loom with a preemption bound, so the whole suite stays within minutes.
-fn model(bound: usize, test: impl Fn() + Sync + Send + 'static) {
-    let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = Some(bound);
-    builder.check(test);
-}
+mod support;
 
 /// The total of `resets` over all slots, read by filling every slot; the pool must be empty.
 fn total_resets(pool: &SyncPool<Probe>) -> u32 {

@@ -8,57 +8,13 @@
 
 use loom::sync::Arc;
 use loom::thread;
-use pool_core::{Fail, Grow, Inline, Pool, PoolToken, Pooled, Stats};
+use pool_core::{Fail, Grow, Inline, Pool, Stats};
+use support::{Probe, model};
 
-/// `value` is set by `init` and reset on reuse; `resets` counts the slot's releases and is
-/// never reset, so that a test can tell that each give-back reset the object exactly once.
-struct Probe {
-    value: u32,
-    resets: u32,
-    payload: Vec<u32>,
-}
-
-impl Pooled for Probe {
-    const SIZE: usize = 2;
-    type Strategy = Fail;
-
-    fn blank(_: PoolToken<'_, Self>) -> Self {
-        Probe {
-            value: 0,
-            resets: 0,
-            payload: Vec::new(),
-        }
-    }
-
-    fn reset_at_release(&mut self) {
-        self.resets += 1;
-        self.payload.clear();
-    }
-
-    fn reset_at_reuse(&mut self) {
-        self.value = 0;
-    }
-}
-
-impl Clone for Probe {
-    fn clone(&self) -> Self {
-        Probe {
-            value: self.value,
-            resets: self.resets,
-            payload: self.payload.clone(),
-        }
-    }
-}
+mod support;
 
 type Growing = Pool<Probe, Grow<4>>;
 type Built = Pool<Probe, Fail, Inline<2, 1>>;
-
-/// Runs `test` under loom with a preemption bound, so the whole suite stays within minutes.
-fn model(bound: usize, test: impl Fn() + Sync + Send + 'static) {
-    let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = Some(bound);
-    builder.check(test);
-}
 
 /// Leases an object as `value`, checks that it came blank and that no one else writes it while
 /// it is lent, and gives it back; false when the pool is full.
@@ -243,6 +199,6 @@ fn a_clone_races_a_lease_turned_into_a_handle() {
         assert!(copy.values().all(|p| p.value == 5));
         let handle = other.join().unwrap();
         assert_eq!(pool.get(handle).map(|p| p.value), Some(5));
-        assert_eq!(copy.get(handle).map(|p| p.value).unwrap_or(5), 5);
+        assert_eq!(copy.get(handle).map_or(5, |p| p.value), 5);
     });
 }

@@ -13,6 +13,9 @@ use loom::thread;
 // The pool is behind a `std` `Arc`, which `acquire_owned` needs; its count is no subject here.
 use pool_core::{Fail, PoolToken, Pooled, SyncPool};
 use std::sync::Arc;
+use support::model;
+
+mod support;
 
 /// `value` is set by `init`; the reset clears it, so a waiter can tell it got a reset object.
 struct Buffer {
@@ -32,12 +35,6 @@ impl Pooled for Buffer {
     }
 
     fn reset_at_reuse(&mut self) {}
-}
-
-fn model(bound: usize, test: impl Fn() + Sync + Send + 'static) {
-    let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = Some(bound);
-    builder.check(test);
 }
 
 #[test]
