@@ -8,6 +8,7 @@ use crate::pool::lease::Lease;
 use crate::pooled::blank;
 use crate::slot::free_list::FreeList;
 use crate::slot::occupancy::Bit;
+use crate::slot::state::PlaceMut;
 use crate::slot::{NIL, Slot};
 use crate::storage::{Slots, Storage};
 use crate::{Handle, PoolFull, Pooled, StaleHandle};
@@ -47,11 +48,10 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         counts: &mut Counts,
     ) {
         slot.value_mut().reset_at_release();
-        bit.clear();
+        let retired = PlaceMut::new(slot, bit).vacate(retired_at);
         counts.release_mut();
         // Pushed whatever happens, and taken off again when retired: the same push on every
         // path lets the compiler see that the next `create` takes this slot.
-        let retired = slot.mark_dead(retired_at);
         free.push_mut(index, slot);
         if retired {
             free.pop_head_mut(slot);
@@ -122,8 +122,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         init(handle, &mut value);
         ScopeGuard::into_inner(value);
         free.pop_head_mut(slot);
-        slot.mark_live_mut(handle);
-        bit.set();
+        PlaceMut::new(slot, bit).fill(handle);
         counts.create_mut();
         handle
     }

@@ -51,7 +51,7 @@ impl<'a, T> Walk<'a, T> {
         // slots from its word's first on.
         let slot = unsafe { self.group.get_unchecked(bit) };
         // SAFETY: the slot's occupancy bit is set, and a bit is set exactly while its slot is
-        // live (see the invariants on `Pool`).
+        // live: `slot/state.rs` makes every change of either, and changes both together.
         let object = unsafe { slot.get_unchecked() };
         Some((self.base + self.at + bit, slot, object))
     }

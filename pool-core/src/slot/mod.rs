@@ -3,6 +3,7 @@ pub(crate) mod handle;
 pub(crate) mod occupancy;
 pub(crate) mod offset;
 pub(crate) mod shared;
+pub(crate) mod state;
 
 use crate::slot::handle::Handle;
 use crate::slot::shared::{HIGH, LOW, SharedU64};
@@ -197,8 +198,11 @@ impl<T> Slot<T> {
 
     /// Makes the slot, at `index`, live: its version turns odd, the version of the handle to its
     /// object, and its word the handle's bits.
+    ///
+    /// This and the other two `mark_` methods are private to `slot`: only `state` calls them,
+    /// changing the occupancy bit with the version.
     #[inline]
-    pub(crate) fn mark_live(&self, index: usize) {
+    fn mark_live(&self, index: usize) {
         let version = self.version();
         debug_assert!(version & 1 == 0);
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
@@ -208,7 +212,7 @@ impl<T> Slot<T> {
     /// [`mark_live`](Slot::mark_live), through `&mut`, with the handle
     /// [`next_handle`](Slot::next_handle) gave: the slot's word is its bits.
     #[inline]
-    pub(crate) fn mark_live_mut(&mut self, handle: Handle<T>) {
+    fn mark_live_mut(&mut self, handle: Handle<T>) {
         debug_assert_eq!(
             handle.raw_version(),
             version(self.word.load_mut()).wrapping_add(1)
@@ -220,7 +224,7 @@ impl<T> Slot<T> {
     /// object matches it any more. Returns true when the slot has used up its versions: it
     /// reached `retired_at`, and must never be used again.
     #[inline]
-    pub(crate) fn mark_dead(&mut self, retired_at: u32) -> bool {
+    fn mark_dead(&mut self, retired_at: u32) -> bool {
         self.word.with_halves_mut(|halves| {
             debug_assert!(halves[HIGH] & 1 == 1);
             halves[HIGH] = halves[HIGH].wrapping_add(1);

@@ -4,8 +4,9 @@ use alloc::boxed::Box;
 
 pub(crate) const BITS: usize = u64::BITS as usize;
 
-/// One bit per slot of a chunk, set exactly while the slot holds a live object: iteration visits
-/// the set bits, skipping 64 free slots per zero word, and trusts them.
+/// One bit per slot of a chunk, set exactly while the slot holds a live object (kept by
+/// `slot/state.rs`): iteration visits the set bits, skipping 64 free slots per zero word, and
+/// trusts them.
 ///
 /// In shared cells, so that a lease turning into a handle can set its bit through `&Pool` (under
 /// the pool's lock), while other threads iterate.
@@ -64,14 +65,14 @@ impl<'a> Bit<'a> {
     }
 
     #[inline]
-    pub(crate) fn set(&self) {
+    pub(super) fn set(&self) {
         if let Some(word) = self.words.get(self.local / BITS) {
             word.set(word.get() | MASKS[self.local % BITS]);
         }
     }
 
     #[inline]
-    pub(crate) fn clear(&self) {
+    pub(super) fn clear(&self) {
         if let Some(word) = self.words.get(self.local / BITS) {
             word.set(word.get() & !MASKS[self.local % BITS]);
         }

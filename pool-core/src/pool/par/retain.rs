@@ -3,6 +3,7 @@ use crate::pool::counts::Counts;
 use crate::pool::iter::WalkMut;
 use crate::slot::free_list::FreeList;
 use crate::slot::occupancy::Bit;
+use crate::slot::state::PlaceMut;
 use crate::slot::{NIL, Slot};
 use crate::storage::part::PartMut;
 use crate::storage::slots::no_rest_mut;
@@ -181,9 +182,10 @@ where
             }
             // As `Pool::vacate`: if the reset panics, the object stays live.
             slot.value_mut().reset_at_release();
-            Bit::new(words, index - base).clear();
+            let retired =
+                PlaceMut::new(slot, &Bit::new(words, index - base)).vacate(self.retain.retired_at);
             freed.released += 1;
-            if slot.mark_dead(self.retain.retired_at) {
+            if retired {
                 freed.retired += 1;
             } else {
                 freed.push(index, slot);
