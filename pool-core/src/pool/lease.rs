@@ -1,7 +1,6 @@
 use crate::pool::counts::Counts;
 use crate::slot::Taken;
 use crate::slot::free_list::FreeList;
-use crate::slot::occupancy::Bit;
 use crate::slot::state::Place;
 use crate::storage::lock::Lock;
 use crate::{Handle, Pooled};
@@ -61,15 +60,15 @@ impl<'a, T: Pooled> Lease<'a, T> {
     pub(crate) fn new(
         taken: Taken<'a, T>,
         index: usize,
-        bit: Bit<'a>,
+        place: Place<'a, T>,
         free: &'a FreeList,
         counts: &'a Counts,
         lock: &'a Lock,
     ) -> Self {
         Self {
-            place: Place::new(taken.slot(), bit),
             taken,
             index,
+            place,
             free,
             counts,
             lock,
@@ -124,7 +123,6 @@ impl<T: Pooled> Drop for Lease<'_, T> {
         // A reset that panics leaves the object half reset: rather than free it so, make it
         // live, where iteration, `retain` or `release_all` can still reach and release it. The
         // lease is not used after that.
-        let slot = self.taken.slot();
         let (index, place, counts, lock) = (self.index, &self.place, self.counts, self.lock);
         let keep_live = scopeguard::guard((), |()| {
             let _locked = lock.lock();
@@ -135,7 +133,7 @@ impl<T: Pooled> Drop for Lease<'_, T> {
         ScopeGuard::into_inner(keep_live);
         let _locked = self.lock.lock();
         self.counts.return_lease();
-        self.free.push(self.index, slot);
+        self.place.unlend(self.index, self.free);
     }
 }
 

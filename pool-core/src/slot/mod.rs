@@ -186,13 +186,12 @@ impl<T> Slot<T> {
     /// The slot must not be live, and no other `Taken` of it may exist: it has just been taken
     /// off the free list (or built), so nothing else reaches it until the `Taken` is gone.
     #[inline]
-    pub(crate) unsafe fn take(&self) -> Taken<'_, T> {
+    unsafe fn take(&self) -> Taken<'_, T> {
         debug_assert!(!self.is_live());
         Taken {
             // SAFETY: the slot is not live, so `get` does not read its object, and this is its
             // only `Taken` (the caller's promise): no other reference to the object exists.
             value: unsafe { &mut *self.value.get() },
-            slot: self,
         }
     }
 
@@ -262,11 +261,10 @@ impl<T> Slot<T> {
 /// Exclusive charge of the object in a slot that is not live (see [`Slot::take`]): the object
 /// of a lease, or of a `create` or `acquire` running its `init`.
 pub(crate) struct Taken<'a, T> {
-    slot: &'a Slot<T>,
     value: &'a mut T,
 }
 
-impl<'a, T> Taken<'a, T> {
+impl<T> Taken<'_, T> {
     #[inline]
     pub(crate) fn get(&self) -> &T {
         self.value
@@ -275,11 +273,5 @@ impl<'a, T> Taken<'a, T> {
     #[inline]
     pub(crate) fn get_mut(&mut self) -> &mut T {
         self.value
-    }
-
-    /// The slot in charge. Marking it live is for a `Taken` that is not used again.
-    #[inline]
-    pub(crate) fn slot(&self) -> &'a Slot<T> {
-        self.slot
     }
 }

@@ -2,9 +2,10 @@
 //! set: every change of a slot's version goes through a [`Place`], which changes the bit with it
 //! (the version and bit setters are private to `slot`). Iteration's unsafe relies on this file.
 
-use crate::slot::Slot;
+use crate::slot::free_list::FreeList;
 use crate::slot::handle::Handle;
 use crate::slot::occupancy::Bit;
+use crate::slot::{Slot, Taken};
 
 /// A slot and its occupancy bit, through `&Slot`: for leases, which change a slot's state
 /// through `&Pool` under the pool's lock, and for storage being restored.
@@ -22,6 +23,32 @@ impl<'a, T> Place<'a, T> {
     #[inline]
     pub(crate) fn slot(&self) -> &'a Slot<T> {
         self.slot
+    }
+
+    /// Takes the slot, the head of `free`, off the free list, to lend it (under the pool's
+    /// lock).
+    #[inline]
+    pub(crate) fn take(&self, free: &FreeList) {
+        free.pop_head(self.slot);
+    }
+
+    /// Lends the object of the slot just [taken](Place::take): exclusive charge of it while
+    /// the slot stays not live.
+    ///
+    /// # Safety
+    /// The slot must have just been taken off the free list, and not lent since: nothing else
+    /// reaches its object until the `Taken` is gone.
+    #[inline]
+    pub(crate) unsafe fn lend(&self) -> Taken<'a, T> {
+        // SAFETY: a slot taken off the free list is not live (only `make_live` makes it so),
+        // and this is its only `Taken` (the caller's promise).
+        unsafe { self.slot.take() }
+    }
+
+    /// Gives the slot at `index`, lent and not live, back to `free` (under the pool's lock).
+    #[inline]
+    pub(crate) fn unlend(&self, index: usize, free: &FreeList) {
+        free.push(index, self.slot);
     }
 
     /// Makes the slot, at `index` and not live, live: its version odd, its bit set (under the
