@@ -8,6 +8,7 @@ use crate::pool::lease::Lease;
 use crate::pooled::blank;
 use crate::slot::free_list::FreeList;
 use crate::slot::occupancy::Bit;
+use crate::slot::state::{Place, PlaceMut};
 use crate::slot::{NIL, Slot};
 use crate::storage::{Slots, Storage};
 use crate::{Handle, PoolFull, Pooled, StaleHandle};
@@ -47,11 +48,10 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         counts: &mut Counts,
     ) {
         slot.value_mut().reset_at_release();
-        bit.clear();
+        let retired = PlaceMut::new(slot, bit).vacate(retired_at);
         counts.release_mut();
         // Pushed whatever happens, and taken off again when retired: the same push on every
         // path lets the compiler see that the next `create` takes this slot.
-        let retired = slot.mark_dead(retired_at);
         free.push_mut(index, slot);
         if retired {
             free.pop_head_mut(slot);
@@ -122,8 +122,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         init(handle, &mut value);
         ScopeGuard::into_inner(value);
         free.pop_head_mut(slot);
-        slot.mark_live_mut(handle);
-        bit.set();
+        PlaceMut::new(slot, bit).fill(handle);
         counts.create_mut();
         handle
     }
@@ -153,13 +152,13 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
                     let (slot, bit) = (self.storage)
                         .slot_with_bit(index as usize)
                         .expect("free-list indices are in the pool");
-                    self.free.pop_head(slot);
+                    let place = Place::new(slot, bit);
+                    place.take(&self.free);
                     let high_water = self.counts.high_water();
                     self.counts.lend();
                     return Some(Taking {
                         index: index as usize,
-                        slot,
-                        bit,
+                        place,
                         high_water,
                     });
                 }
@@ -186,25 +185,24 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     ) -> Lease<'a, T> {
         let Taking {
             index,
-            slot,
-            bit,
+            place,
             high_water,
         } = taking;
-        // SAFETY: the slot was just taken off the free list under the lock, so it is not live,
-        // and nothing else has it.
-        let mut taken = unsafe { slot.take() };
+        // SAFETY: the slot was just taken off the free list under the lock, and not lent since
+        // (a `Taking` is used once).
+        let mut taken = unsafe { place.lend() };
         let (free, counts, lock) = (&self.free, &self.counts, &self.lock);
         let give_back = scopeguard::guard((), |()| {
             let _locked = lock.lock();
             counts.unlend(high_water);
-            free.push(index, slot);
+            place.unlend(index, free);
         });
         taken.get_mut().reset_at_reuse();
         let mut value = scopeguard::guard(taken.get_mut(), T::reset_at_release);
         init(&mut value);
         ScopeGuard::into_inner(value);
         ScopeGuard::into_inner(give_back);
-        Lease::new(taken, index, bit, &self.free, &self.counts, &self.lock)
+        Lease::new(taken, index, place, &self.free, &self.counts, &self.lock)
     }
 
     /// Lends the object of a free slot, set up by `init`; `None` when no slot is free.
@@ -263,8 +261,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
 /// [`Pool::take_slot`].
 pub(crate) struct Taking<'a, T> {
     index: usize,
-    slot: &'a Slot<T>,
-    bit: Bit<'a>,
+    place: Place<'a, T>,
     /// The high water mark before the slot was counted.
     high_water: usize,
 }

@@ -1,11 +1,10 @@
 use crate::Handle;
 use crate::slot::Slot;
-use crate::slot::occupancy::{BITS, SetBits};
+use crate::slot::occupancy::{Bit, SetBits};
 use crate::slot::shared::SharedU64;
 use crate::storage::{Chunks, ChunksMut};
 use core::iter::FusedIterator;
 use core::mem;
-use core::slice;
 
 /// The live slots of a pool's chunks, through `&Pool`, found by their occupancy bits.
 pub(crate) struct Walk<'a, T> {
@@ -14,10 +13,8 @@ pub(crate) struct Walk<'a, T> {
     group: &'a [Slot<T>],
     /// The pool-wide index of `slots[0]`.
     base: usize,
-    words: slice::Iter<'a, SharedU64>,
-    /// The bits of the current word not yet visited.
-    bits: u64,
-    /// The index in the chunk of bit 0 of `bits`.
+    bits: SetBits<'a>,
+    /// The index in the chunk of the current word's bit 0.
     at: usize,
     rest: Chunks<'a, T>,
 }
@@ -29,9 +26,8 @@ impl<'a, T> Walk<'a, T> {
             slots: first.slots,
             group: &[],
             base: first.base,
-            words: first.words.iter(),
-            bits: 0,
-            at: 0usize.wrapping_sub(BITS),
+            bits: SetBits::new(first.words),
+            at: 0,
             rest: chunks,
         }
     }
@@ -39,19 +35,16 @@ impl<'a, T> Walk<'a, T> {
     /// The next live slot's index, the slot and its object.
     #[inline]
     pub(crate) fn next(&mut self) -> Option<(usize, &'a Slot<T>, &'a T)> {
-        if self.bits == 0 {
+        if !self.bits.in_word() {
             self.next_word()?;
         }
-        let bit = self.bits.trailing_zeros() as usize;
-        // Not `^= 1 << bit`: that waits on `trailing_zeros`, which would put the count's latency
-        // on the chain from one object to the next.
-        self.bits &= self.bits - 1;
+        let bit = self.bits.next_in_word();
         debug_assert!(bit < self.group.len(), "a bit past the chunk's slots");
         // SAFETY: a bit is set only for a slot of its chunk, so `bit` is in bounds of the
         // slots from its word's first on.
         let slot = unsafe { self.group.get_unchecked(bit) };
         // SAFETY: the slot's occupancy bit is set, and a bit is set exactly while its slot is
-        // live (see the invariants on `Pool`).
+        // live: `slot/state.rs` makes every change of either, and changes both together.
         let object = unsafe { slot.get_unchecked() };
         Some((self.base + self.at + bit, slot, object))
     }
@@ -60,17 +53,12 @@ impl<'a, T> Walk<'a, T> {
     #[inline]
     fn next_word(&mut self) -> Option<()> {
         loop {
-            match self.words.next() {
-                Some(word) => {
-                    self.at = self.at.wrapping_add(BITS);
-                    self.bits = word.get();
-                    if self.bits != 0 {
-                        self.group = self.slots.get(self.at..).unwrap_or_default();
-                        return Some(());
-                    }
-                }
-                None => self.next_chunk()?,
+            if let Some(at) = self.bits.next_word() {
+                self.at = at;
+                self.group = self.slots.get(at..).unwrap_or_default();
+                return Some(());
             }
+            self.next_chunk()?;
         }
     }
 
@@ -81,8 +69,7 @@ impl<'a, T> Walk<'a, T> {
         let chunk = self.rest.next()?;
         self.slots = chunk.slots;
         self.base = chunk.base;
-        self.words = chunk.words.iter();
-        self.at = 0usize.wrapping_sub(BITS);
+        self.bits = SetBits::new(chunk.words);
         Some(())
     }
 }
@@ -93,8 +80,7 @@ impl<T> Clone for Walk<'_, T> {
             slots: self.slots,
             group: self.group,
             base: self.base,
-            words: self.words.clone(),
-            bits: self.bits,
+            bits: self.bits.clone(),
             at: self.at,
             rest: self.rest.clone(),
         }
@@ -109,6 +95,8 @@ pub(crate) struct WalkMut<'a, T> {
     /// The index in the chunk of `slots[0]`.
     start: usize,
     base: usize,
+    /// The current chunk's occupancy words, and its set bits not yet passed.
+    words: &'a [SharedU64],
     bits: SetBits<'a>,
     rest: ChunksMut<'a, T>,
 }
@@ -120,6 +108,7 @@ impl<'a, T> WalkMut<'a, T> {
             slots: first.slots,
             start: 0,
             base: first.base,
+            words: first.words,
             bits: SetBits::new(first.words),
             rest: chunks,
         }
@@ -127,18 +116,27 @@ impl<'a, T> WalkMut<'a, T> {
 
     #[inline]
     pub(crate) fn next(&mut self) -> Option<(usize, &'a mut Slot<T>)> {
+        let (index, slot, _) = self.next_with_bit()?;
+        Some((index, slot))
+    }
+
+    /// The next live slot's index, the slot and its occupancy bit: to vacate it. The bits of a
+    /// word are read when the walk reaches it, so clearing the bit of a slot passed is safe.
+    #[inline]
+    pub(crate) fn next_with_bit(&mut self) -> Option<(usize, &'a mut Slot<T>, Bit<'a>)> {
         loop {
             if let Some(local) = self.bits.next() {
                 let slots = mem::take(&mut self.slots);
                 let (slot, rest) = slots.get_mut(local - self.start..)?.split_first_mut()?;
                 self.slots = rest;
                 self.start = local + 1;
-                return Some((self.base + local, slot));
+                return Some((self.base + local, slot, Bit::new(self.words, local)));
             }
             let chunk = self.rest.next()?;
             self.base = chunk.base;
             self.slots = chunk.slots;
             self.start = 0;
+            self.words = chunk.words;
             self.bits = SetBits::new(chunk.words);
         }
     }

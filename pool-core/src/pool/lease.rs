@@ -1,7 +1,7 @@
 use crate::pool::counts::Counts;
 use crate::slot::Taken;
 use crate::slot::free_list::FreeList;
-use crate::slot::occupancy::Bit;
+use crate::slot::state::Place;
 use crate::storage::lock::Lock;
 use crate::{Handle, Pooled};
 use core::fmt;
@@ -50,7 +50,7 @@ use scopeguard::ScopeGuard;
 pub struct Lease<'a, T: Pooled> {
     taken: Taken<'a, T>,
     index: usize,
-    bit: Bit<'a>,
+    place: Place<'a, T>,
     free: &'a FreeList,
     counts: &'a Counts,
     lock: &'a Lock,
@@ -60,7 +60,7 @@ impl<'a, T: Pooled> Lease<'a, T> {
     pub(crate) fn new(
         taken: Taken<'a, T>,
         index: usize,
-        bit: Bit<'a>,
+        place: Place<'a, T>,
         free: &'a FreeList,
         counts: &'a Counts,
         lock: &'a Lock,
@@ -68,7 +68,7 @@ impl<'a, T: Pooled> Lease<'a, T> {
         Self {
             taken,
             index,
-            bit,
+            place,
             free,
             counts,
             lock,
@@ -95,12 +95,10 @@ impl<'a, T: Pooled> Lease<'a, T> {
     pub fn into_handle(self) -> Handle<T> {
         // Not dropped: the object stays, now live.
         let this = ManuallyDrop::new(self);
-        let slot = this.taken.slot();
         let _locked = this.lock.lock();
-        slot.mark_live(this.index);
-        this.bit.set();
+        this.place.make_live(this.index);
         this.counts.keep_lease();
-        slot.handle(this.index)
+        this.place.slot().handle(this.index)
     }
 }
 
@@ -125,19 +123,17 @@ impl<T: Pooled> Drop for Lease<'_, T> {
         // A reset that panics leaves the object half reset: rather than free it so, make it
         // live, where iteration, `retain` or `release_all` can still reach and release it. The
         // lease is not used after that.
-        let slot = self.taken.slot();
-        let (index, bit, counts, lock) = (self.index, &self.bit, self.counts, self.lock);
+        let (index, place, counts, lock) = (self.index, &self.place, self.counts, self.lock);
         let keep_live = scopeguard::guard((), |()| {
             let _locked = lock.lock();
-            slot.mark_live(index);
-            bit.set();
+            place.make_live(index);
             counts.keep_lease();
         });
         self.taken.get_mut().reset_at_release();
         ScopeGuard::into_inner(keep_live);
         let _locked = self.lock.lock();
         self.counts.return_lease();
-        self.free.push(self.index, slot);
+        self.place.unlend(self.index, self.free);
     }
 }
 

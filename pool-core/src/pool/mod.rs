@@ -103,7 +103,8 @@ use core::marker::PhantomData;
 pub struct Pool<T: Pooled, S = <T as Pooled>::Strategy, B: Storage = Heap> {
     // Invariants, kept by every method:
     // - a slot is live exactly when its version is odd, and exactly then its occupancy bit is
-    //   set; `counts.live` counts live slots;
+    //   set (kept by `slot/state.rs`, the only code that changes either); `counts.live` counts
+    //   live slots;
     // - the live slots, the slots on `free`, the slots lent to leases (each held by one
     //   `Taken`) and the retired slots partition the built slots of `storage` (inline storage
     //   builds slots on first use; heap storage builds them all up front);

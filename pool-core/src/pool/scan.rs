@@ -3,7 +3,7 @@
 use super::Pool;
 use crate::pool::iter::{Iter, IterMut, Values, ValuesMut};
 use crate::slot::Slot;
-use crate::slot::occupancy::{BITS, Bit};
+use crate::slot::occupancy::{BITS, Bit, SetBits};
 use crate::storage::{Slots, Storage};
 use crate::{Handle, Importance, Pooled};
 
@@ -147,18 +147,15 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         let (free, counts) = (&mut self.free, &mut self.counts);
         for chunk in self.storage.chunks_mut() {
             let (base, words) = (chunk.base, chunk.words);
-            // The slots of word `w`, `group`, a word at a time: the bits are read once, and only
-            // a release writes them.
-            let mut visit = |w: usize, group: &mut [Slot<T>]| {
-                let Some(word) = words.get(w) else { return };
-                let mut bits = word.get();
-                while bits != 0 {
-                    let bit = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
+            // The set bits of one word, read once (only a release writes them), in `group`, the
+            // slots of that word.
+            let mut visit = |bits: &mut SetBits<'_>, at: usize, group: &mut [Slot<T>]| {
+                while bits.in_word() {
+                    let bit = bits.next_in_word();
                     let Some(slot) = group.get_mut(bit) else {
                         break;
                     };
-                    let local = w * BITS + bit;
+                    let local = at + bit;
                     let handle = slot.handle_mut(base + local);
                     if !keep(handle, slot.value_mut()) {
                         Self::vacate(
@@ -175,11 +172,13 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
             // Whole groups of 64 slots apart from the last, shorter one: in a group whose length
             // the compiler knows, a bit's slot needs no bounds check.
             let (groups, tail) = chunk.slots.as_chunks_mut::<BITS>();
-            let whole = groups.len();
-            for (w, group) in groups.iter_mut().enumerate() {
-                visit(w, group);
+            let mut bits = SetBits::new(words);
+            while let Some(at) = bits.next_word() {
+                match groups.get_mut(at / BITS) {
+                    Some(group) => visit(&mut bits, at, group),
+                    None => visit(&mut bits, at, tail),
+                }
             }
-            visit(whole, tail);
         }
     }
 

@@ -3,6 +3,7 @@ pub(crate) mod handle;
 pub(crate) mod occupancy;
 pub(crate) mod offset;
 pub(crate) mod shared;
+pub(crate) mod state;
 
 use crate::slot::handle::Handle;
 use crate::slot::shared::{HIGH, LOW, SharedU64};
@@ -185,20 +186,22 @@ impl<T> Slot<T> {
     /// The slot must not be live, and no other `Taken` of it may exist: it has just been taken
     /// off the free list (or built), so nothing else reaches it until the `Taken` is gone.
     #[inline]
-    pub(crate) unsafe fn take(&self) -> Taken<'_, T> {
+    unsafe fn take(&self) -> Taken<'_, T> {
         debug_assert!(!self.is_live());
         Taken {
             // SAFETY: the slot is not live, so `get` does not read its object, and this is its
             // only `Taken` (the caller's promise): no other reference to the object exists.
             value: unsafe { &mut *self.value.get() },
-            slot: self,
         }
     }
 
     /// Makes the slot, at `index`, live: its version turns odd, the version of the handle to its
     /// object, and its word the handle's bits.
+    ///
+    /// This and the other two `mark_` methods are private to `slot`: only `state` calls them,
+    /// changing the occupancy bit with the version.
     #[inline]
-    pub(crate) fn mark_live(&self, index: usize) {
+    fn mark_live(&self, index: usize) {
         let version = self.version();
         debug_assert!(version & 1 == 0);
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
@@ -208,7 +211,7 @@ impl<T> Slot<T> {
     /// [`mark_live`](Slot::mark_live), through `&mut`, with the handle
     /// [`next_handle`](Slot::next_handle) gave: the slot's word is its bits.
     #[inline]
-    pub(crate) fn mark_live_mut(&mut self, handle: Handle<T>) {
+    fn mark_live_mut(&mut self, handle: Handle<T>) {
         debug_assert_eq!(
             handle.raw_version(),
             version(self.word.load_mut()).wrapping_add(1)
@@ -220,7 +223,7 @@ impl<T> Slot<T> {
     /// object matches it any more. Returns true when the slot has used up its versions: it
     /// reached `retired_at`, and must never be used again.
     #[inline]
-    pub(crate) fn mark_dead(&mut self, retired_at: u32) -> bool {
+    fn mark_dead(&mut self, retired_at: u32) -> bool {
         self.word.with_halves_mut(|halves| {
             debug_assert!(halves[HIGH] & 1 == 1);
             halves[HIGH] = halves[HIGH].wrapping_add(1);
@@ -258,11 +261,10 @@ impl<T> Slot<T> {
 /// Exclusive charge of the object in a slot that is not live (see [`Slot::take`]): the object
 /// of a lease, or of a `create` or `acquire` running its `init`.
 pub(crate) struct Taken<'a, T> {
-    slot: &'a Slot<T>,
     value: &'a mut T,
 }
 
-impl<'a, T> Taken<'a, T> {
+impl<T> Taken<'_, T> {
     #[inline]
     pub(crate) fn get(&self) -> &T {
         self.value
@@ -271,11 +273,5 @@ impl<'a, T> Taken<'a, T> {
     #[inline]
     pub(crate) fn get_mut(&mut self) -> &mut T {
         self.value
-    }
-
-    /// The slot in charge. Marking it live is for a `Taken` that is not used again.
-    #[inline]
-    pub(crate) fn slot(&self) -> &'a Slot<T> {
-        self.slot
     }
 }

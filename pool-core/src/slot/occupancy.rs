@@ -4,8 +4,9 @@ use alloc::boxed::Box;
 
 pub(crate) const BITS: usize = u64::BITS as usize;
 
-/// One bit per slot of a chunk, set exactly while the slot holds a live object: iteration visits
-/// the set bits, skipping 64 free slots per zero word, and trusts them.
+/// One bit per slot of a chunk, set exactly while the slot holds a live object (kept by
+/// `slot/state.rs`): iteration visits the set bits, skipping 64 free slots per zero word, and
+/// trusts them.
 ///
 /// In shared cells, so that a lease turning into a handle can set its bit through `&Pool` (under
 /// the pool's lock), while other threads iterate.
@@ -64,28 +65,29 @@ impl<'a> Bit<'a> {
     }
 
     #[inline]
-    pub(crate) fn set(&self) {
+    pub(super) fn set(&self) {
         if let Some(word) = self.words.get(self.local / BITS) {
             word.set(word.get() | MASKS[self.local % BITS]);
         }
     }
 
     #[inline]
-    pub(crate) fn clear(&self) {
+    pub(super) fn clear(&self) {
         if let Some(word) = self.words.get(self.local / BITS) {
             word.set(word.get() & !MASKS[self.local % BITS]);
         }
     }
 }
 
-/// The indices of the set bits of `words`, lowest first, each word read when the walk reaches
-/// it: a bit set ahead of the walk (a lease turned into a handle) is seen, one set behind it is
-/// not.
+/// The set bits of `words`, lowest first, each word read when the walk reaches it: a bit set
+/// ahead of the walk (a lease turned into a handle) is seen, one set behind it is not. The one
+/// set-bit walker: `Walk` steps it a word and a bit at a time, and
+/// as an iterator it yields the indices of the set bits.
 #[derive(Clone)]
 pub(crate) struct SetBits<'a> {
     words: core::slice::Iter<'a, SharedU64>,
     /// The index of bit 0 of `bits`.
-    base: usize,
+    at: usize,
     /// The bits of the current word not yet yielded.
     bits: u64,
 }
@@ -94,9 +96,41 @@ impl<'a> SetBits<'a> {
     pub(crate) fn new(words: &'a [SharedU64]) -> Self {
         Self {
             words: words.iter(),
-            base: 0usize.wrapping_sub(BITS),
+            at: 0usize.wrapping_sub(BITS),
             bits: 0,
         }
+    }
+
+    /// Whether the current word has bits not yet yielded.
+    #[inline]
+    pub(crate) fn in_word(&self) -> bool {
+        self.bits != 0
+    }
+
+    /// Moves to the next word with a bit set, and returns the index of its bit 0; `None` past
+    /// the last word.
+    #[inline]
+    pub(crate) fn next_word(&mut self) -> Option<usize> {
+        loop {
+            let word = self.words.next()?;
+            self.at = self.at.wrapping_add(BITS);
+            self.bits = word.get();
+            if self.bits != 0 {
+                return Some(self.at);
+            }
+        }
+    }
+
+    /// The lowest bit of the current word not yet yielded, counted from the word's bit 0; the
+    /// word must have one ([`in_word`](SetBits::in_word)).
+    #[inline]
+    pub(crate) fn next_in_word(&mut self) -> usize {
+        debug_assert!(self.bits != 0);
+        let bit = self.bits.trailing_zeros() as usize;
+        // Not `^= 1 << bit`: that waits on `trailing_zeros`, which would put the count's latency
+        // on the chain from one object to the next.
+        self.bits &= self.bits - 1;
+        bit
     }
 }
 
@@ -105,12 +139,10 @@ impl Iterator for SetBits<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<usize> {
-        while self.bits == 0 {
-            self.bits = self.words.next()?.get();
-            self.base = self.base.wrapping_add(BITS);
+        if !self.in_word() {
+            self.next_word()?;
         }
-        let bit = self.bits.trailing_zeros() as usize;
-        self.bits &= self.bits - 1;
-        Some(self.base + bit)
+        let bit = self.next_in_word();
+        Some(self.at + bit)
     }
 }

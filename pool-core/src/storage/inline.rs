@@ -5,6 +5,7 @@ use crate::slot::free_list::FreeList;
 use crate::slot::occupancy::Bit;
 use crate::slot::offset;
 use crate::slot::shared::{SharedU32, SharedU64, SharedUsize};
+use crate::slot::state::Place;
 use crate::slot::{NIL, Slot};
 use crate::storage::lock::{Builder, Claim, Lock};
 use core::cell::UnsafeCell;
@@ -97,9 +98,7 @@ impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
         storage.offset.store_mut(offset);
         for (index, slot) in slots.into_iter().take(N).enumerate() {
             let slot = slot?;
-            if slot.is_live() {
-                Bit::new(&storage.words, index).set();
-            }
+            Place::new(&slot, Bit::new(&storage.words, index)).restore();
             storage.slots.get_mut()[index].write(slot);
             storage.built.store_mut(index + 1);
         }
@@ -287,9 +286,7 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
             // The bits from the new slots: `slot` runs user code (`Clone`), and other threads may
             // make slots here live meanwhile.
             let slot = slot(index, here);
-            if slot.is_live() {
-                Bit::new(&copy.words, index).set();
-            }
+            Place::new(&slot, Bit::new(&copy.words, index)).restore();
             copy.slots.get_mut()[index].write(slot);
             // One at a time, so that if `slot` panics the copy drops what it built.
             copy.built.store_mut(index + 1);

@@ -2,7 +2,7 @@ use crate::Pooled;
 use crate::pool::counts::Counts;
 use crate::pool::iter::WalkMut;
 use crate::slot::free_list::FreeList;
-use crate::slot::occupancy::Bit;
+use crate::slot::state::PlaceMut;
 use crate::slot::{NIL, Slot};
 use crate::storage::part::PartMut;
 use crate::storage::slots::no_rest_mut;
@@ -172,18 +172,17 @@ where
     /// The sequential `retain`'s work on one run, but for the free list and the counts: the
     /// freed slots go on this part's chain.
     fn consume(mut self, run: PartMut<'a, T>) -> Self {
-        let (base, words) = (run.base, run.words);
         let freed = &mut self.chain.freed;
         let mut walk = WalkMut::new(iter::once(run).chain(no_rest_mut()));
-        while let Some((index, slot)) = walk.next() {
+        while let Some((index, slot, bit)) = walk.next_with_bit() {
             if (self.retain.keep)(slot.value_mut()) {
                 continue;
             }
             // As `Pool::vacate`: if the reset panics, the object stays live.
             slot.value_mut().reset_at_release();
-            Bit::new(words, index - base).clear();
+            let retired = PlaceMut::new(slot, &bit).vacate(self.retain.retired_at);
             freed.released += 1;
-            if slot.mark_dead(self.retain.retired_at) {
+            if retired {
                 freed.retired += 1;
             } else {
                 freed.push(index, slot);

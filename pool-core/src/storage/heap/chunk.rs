@@ -1,4 +1,5 @@
 use crate::slot::occupancy::{Bit, Occupancy};
+use crate::slot::state::Place;
 use crate::slot::{NIL, Slot};
 use crate::storage::part::{Part, PartMut};
 use alloc::boxed::Box;
@@ -43,9 +44,7 @@ impl<T> Chunk<T> {
     pub(crate) fn from_slots(base: usize, slots: Box<[Slot<T>]>) -> Self {
         let occupancy = Occupancy::new(slots.len());
         for (local, slot) in slots.iter().enumerate() {
-            if slot.is_live() {
-                occupancy.bit(local).set();
-            }
+            Place::new(slot, occupancy.bit(local)).restore();
         }
         Self {
             base,
