@@ -3,7 +3,6 @@
 use super::Pool;
 use crate::limits;
 use crate::pool::lease::Lease;
-use crate::slot::occupancy::Bit;
 use crate::storage::{Slots, Storage};
 use crate::{Handle, PoolFull, Pooled, StaleHandle, Stats};
 
@@ -276,14 +275,13 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     pub fn release(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
         let retired_at = self.storage.retired_at();
         let index = handle.index();
-        let (slots, words) = self.storage.first_mut();
-        if let Some(slot) = slots.get_mut(index) {
+        if let Some((slot, bit)) = self.storage.first_slot_mut(index) {
             if !slot.matches_mut(handle) {
                 return Err(StaleHandle::new(handle));
             }
             Self::vacate(
                 slot,
-                &Bit::new(words, index),
+                &bit,
                 index,
                 retired_at,
                 &mut self.free,

@@ -67,11 +67,10 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Option<Handle<T>> {
         let index = self.free.head_mut() as usize;
-        let (slots, words) = self.storage.first_mut();
-        match slots.get_mut(index) {
-            Some(slot) => Some(Self::fill(
+        match self.storage.first_slot_mut(index) {
+            Some((slot, bit)) => Some(Self::fill(
                 slot,
-                &Bit::new(words, index),
+                &bit,
                 index,
                 &mut self.free,
                 &mut self.counts,

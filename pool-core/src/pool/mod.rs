@@ -245,11 +245,6 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
     pub const fn new() -> Self {
         const {
             assert!(
-                W == N.div_ceil(64),
-                "`Inline<N, W>`: `W` must be `N.div_ceil(64)`, the number of 64-bit words of \
-                 occupancy bits for `N` slots (the derive computes it)"
-            );
-            assert!(
                 N <= limits::MAX_CAPACITY,
                 "`Inline<N, W>`: a pool holds at most `Pool::MAX_CAPACITY` objects"
             );

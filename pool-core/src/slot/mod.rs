@@ -143,8 +143,9 @@ impl<T> Slot<T> {
     pub(crate) fn next_handle(&mut self, index: usize) -> Handle<T> {
         let version = self.word.with_halves_mut(|halves| halves[HIGH]);
         debug_assert!(version & 1 == 0);
-        // A slot that is not live has an even version: the next one is odd, so not zero.
-        let version = NonZeroU32::MIN | version.wrapping_add(1);
+        // A slot that is not live has an even version: the next one, `version | 1` (one `or`
+        // with the `NonZeroU32`'s), is odd, so not zero.
+        let version = NonZeroU32::MIN | (version | 1);
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
         Handle::new(index as u32, version)
     }

@@ -38,18 +38,6 @@ impl Occupancy {
     }
 }
 
-/// Each bit of a word alone, looked up rather than shifted into place: a shift by a variable
-/// count takes the one register x86 shifts by, which the hot paths need for the index.
-const MASKS: [u64; BITS] = {
-    let mut masks = [0; BITS];
-    let mut bit = 0;
-    while bit < BITS {
-        masks[bit] = 1 << bit;
-        bit += 1;
-    }
-    masks
-};
-
 /// A slot's occupancy bit, found when it is written.
 pub(crate) struct Bit<'a> {
     words: &'a [SharedU64],
@@ -59,23 +47,47 @@ pub(crate) struct Bit<'a> {
 
 impl<'a> Bit<'a> {
     /// The bit of the slot at `local` in `words`.
+    ///
+    /// # Panics
+    /// When `words` has no bit for `local`.
     #[inline]
     pub(crate) fn new(words: &'a [SharedU64], local: usize) -> Self {
+        assert!(
+            local / BITS < words.len(),
+            "an occupancy bit past the words"
+        );
+        Self { words, local }
+    }
+
+    /// [`new`](Bit::new) without the check: for storage whose words cover every slot it holds,
+    /// on the hot paths.
+    ///
+    /// # Safety
+    /// `words` must have a bit for `local`: `local / 64 < words.len()`.
+    #[inline]
+    pub(crate) unsafe fn new_unchecked(words: &'a [SharedU64], local: usize) -> Self {
+        debug_assert!(local / BITS < words.len());
         Self { words, local }
     }
 
     #[inline]
+    fn word(&self) -> &SharedU64 {
+        // SAFETY: every `Bit` has a word in `words`: `new` checks it, and the callers of
+        // `new_unchecked` promise it.
+        unsafe { self.words.get_unchecked(self.local / BITS) }
+    }
+
+    /// Sets the bit: with a shift, which x86 does as one `bts`, and no table of masks.
+    #[inline]
     pub(super) fn set(&self) {
-        if let Some(word) = self.words.get(self.local / BITS) {
-            word.set(word.get() | MASKS[self.local % BITS]);
-        }
+        let word = self.word();
+        word.set(word.get() | 1 << (self.local % BITS));
     }
 
     #[inline]
     pub(super) fn clear(&self) {
-        if let Some(word) = self.words.get(self.local / BITS) {
-            word.set(word.get() & !MASKS[self.local % BITS]);
-        }
+        let word = self.word();
+        word.set(word.get() & !(1 << (self.local % BITS)));
     }
 }
 

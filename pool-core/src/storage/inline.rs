@@ -54,8 +54,17 @@ enum Built {
 }
 
 impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
+    /// `W` words of occupancy bits, one bit per slot: what `Inline<N, W>` asks, checked
+    /// whenever the storage is made (by `Pool::new` or a load), since the hot paths trust it.
+    const WORDS_COVER_SLOTS: () = assert!(
+        W == N.div_ceil(64),
+        "`Inline<N, W>`: `W` must be `N.div_ceil(64)`, the number of 64-bit words of \
+         occupancy bits for `N` slots (the derive computes it)"
+    );
+
     #[cfg(not(loom))]
     pub(crate) const fn new() -> Self {
+        let () = Self::WORDS_COVER_SLOTS;
         Self {
             slots: UnsafeCell::new([const { MaybeUninit::uninit() }; N]),
             words: [const { SharedU64::new(0) }; W],
@@ -68,6 +77,7 @@ impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
     /// loom's atomics are not `const`.
     #[cfg(loom)]
     pub(crate) fn new() -> Self {
+        let () = Self::WORDS_COVER_SLOTS;
         Self {
             slots: UnsafeCell::new([const { MaybeUninit::uninit() }; N]),
             words: core::array::from_fn(|_| SharedU64::new(0)),
@@ -106,6 +116,18 @@ impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
     }
 
     /// The slots built so far.
+    /// The occupancy bit of the built slot at `index`.
+    ///
+    /// # Safety
+    /// `index` must be below `N`, as a built slot's is.
+    #[inline]
+    unsafe fn bit(words: &[SharedU64; W], index: usize) -> Bit<'_> {
+        debug_assert!(index < N);
+        // SAFETY: `index < N` (the caller's promise), and `W` words have a bit for each of `N`
+        // slots (`WORDS_COVER_SLOTS`, checked when the storage is made).
+        unsafe { Bit::new_unchecked(words, index) }
+    }
+
     #[inline]
     fn built(&self) -> &[Slot<T>] {
         let first = self.slots.get().cast::<Slot<T>>();
@@ -116,7 +138,7 @@ impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
 
     /// The slots built so far, mutably, beside the occupancy words.
     #[inline]
-    fn built_mut(&mut self) -> (&mut [Slot<T>], &[SharedU64]) {
+    fn built_mut(&mut self) -> (&mut [Slot<T>], &[SharedU64; W]) {
         let built = self.built.load_mut();
         let first = self.slots.get_mut().as_mut_ptr().cast::<Slot<T>>();
         // SAFETY: the first `built` elements are initialised (the invariant above), and
@@ -215,18 +237,23 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
     #[inline]
     fn slot_with_bit(&self, index: usize) -> Option<(&Slot<T>, Bit<'_>)> {
         let slot = self.built().get(index)?;
-        Some((slot, Bit::new(&self.words, index)))
+        // SAFETY: `index` is a built slot's, so below `N`.
+        let bit = unsafe { Self::bit(&self.words, index) };
+        Some((slot, bit))
     }
 
     #[inline]
-    fn first_mut(&mut self) -> (&mut [Slot<T>], &[SharedU64]) {
-        self.built_mut()
+    fn first_slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)> {
+        self.slot_mut(index)
     }
 
     #[inline]
     fn slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)> {
         let (slots, words) = self.built_mut();
-        Some((slots.get_mut(index)?, Bit::new(words, index)))
+        let slot = slots.get_mut(index)?;
+        // SAFETY: `index` is a built slot's, so below `N`.
+        let bit = unsafe { Self::bit(words, index) };
+        Some((slot, bit))
     }
 
     #[inline]

@@ -6,7 +6,6 @@ use super::part::{Part, PartMut};
 use crate::slot::Slot;
 use crate::slot::free_list::FreeList;
 use crate::slot::occupancy::Bit;
-use crate::slot::shared::SharedU64;
 use core::iter::{Chain, Once};
 
 /// What the pool asks of its slots, whatever keeps them. Only this crate implements it.
@@ -35,10 +34,10 @@ pub trait Slots<T>: Sized {
     /// The slot at `index`, mutably, and its occupancy bit.
     fn slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)>;
 
-    /// The slots that index 0 starts, mutably, beside their occupancy words: every slot built
-    /// up to the first that is not (a heap pool's first chunk, an inline pool's built slots).
-    /// The hot paths look here first, and elsewhere only out of line.
-    fn first_mut(&mut self) -> (&mut [Slot<T>], &[SharedU64]);
+    /// The slot at `index` and its occupancy bit if it is one of those that index 0 starts:
+    /// every slot built up to the first that is not (a heap pool's first chunk, an inline
+    /// pool's built slots). The hot paths look here first, and elsewhere only out of line.
+    fn first_slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)>;
 
     /// Every chunk of built slots, the first first.
     fn chunks(&self) -> Chunks<'_, T>;

@@ -99,18 +99,25 @@ impl<T> Chunk<T> {
         }
     }
 
-    /// The slot at `local`, an index in the chunk, and its bit.
+    /// The slot at `local`, an index in the chunk, and its bit: one bounds check, the slot's,
+    /// covers both.
     #[inline]
     pub(crate) fn slot(&self, local: usize) -> Option<(&Slot<T>, Bit<'_>)> {
         let slot = self.slots.get(local)?;
-        Some((slot, self.occupancy.bit(local)))
+        // SAFETY: `local` is a slot's index, and the occupancy is built for the chunk's slots
+        // (`Occupancy::new(len)`, in `build` and `from_slots`, neither changed after), so it
+        // has a word for the bit of each.
+        let bit = unsafe { Bit::new_unchecked(self.occupancy.words(), local) };
+        Some((slot, bit))
     }
 
     /// The slot at `local`, mutably, and its bit.
     #[inline]
     pub(crate) fn slot_mut(&mut self, local: usize) -> Option<(&mut Slot<T>, Bit<'_>)> {
         let slot = self.slots.get_mut(local)?;
-        Some((slot, self.occupancy.bit(local)))
+        // SAFETY: as in `slot`.
+        let bit = unsafe { Bit::new_unchecked(self.occupancy.words(), local) };
+        Some((slot, bit))
     }
 
     /// The version, counted from `offset`, that a chunk built in this one's place must start

@@ -7,7 +7,6 @@ use crate::slot::Slot;
 use crate::slot::free_list::FreeList;
 use crate::slot::occupancy::Bit;
 use crate::slot::offset;
-use crate::slot::shared::SharedU64;
 use crate::storage::heap::chunk::Chunk;
 use crate::storage::heap::grown::Grown;
 use crate::storage::lock::Lock;
@@ -22,6 +21,9 @@ pub struct HeapSlots<T> {
     /// Where this pool's slot versions are counted from: apart from other pools' (see
     /// `offset`), so that a handle from another pool almost never matches a live object here.
     offset: u32,
+    /// `limits::retired_at(offset)`, kept so that a release compares with it in one
+    /// instruction.
+    retired_at: u32,
 }
 
 impl<T> HeapSlots<T> {
@@ -32,6 +34,7 @@ impl<T> HeapSlots<T> {
             first: Chunk::build(0, capacity, offset.wrapping_add(FIRST_VERSION), blank),
             grown: Grown::new(capacity),
             offset,
+            retired_at: limits::retired_at(offset),
         }
     }
 
@@ -42,6 +45,7 @@ impl<T> HeapSlots<T> {
             first,
             grown,
             offset,
+            retired_at: limits::retired_at(offset),
         }
     }
 
@@ -82,7 +86,7 @@ impl<T> HeapSlots<T> {
 impl<T> Slots<T> for HeapSlots<T> {
     #[inline]
     fn retired_at(&self) -> u32 {
-        limits::retired_at(self.offset)
+        self.retired_at
     }
 
     /// Slots built now, in every chunk.
@@ -112,9 +116,8 @@ impl<T> Slots<T> for HeapSlots<T> {
     }
 
     #[inline]
-    fn first_mut(&mut self) -> (&mut [Slot<T>], &[SharedU64]) {
-        let part = self.first.part_mut();
-        (part.slots, part.words)
+    fn first_slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)> {
+        self.first.slot_mut(index)
     }
 
     #[inline]
@@ -166,6 +169,7 @@ impl<T> Slots<T> for HeapSlots<T> {
             first: self.first.map_slots(&mut slot),
             grown: self.grown.map_slots(slot),
             offset: self.offset,
+            retired_at: self.retired_at,
         }
     }
 
