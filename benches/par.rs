@@ -1,4 +1,4 @@
-//! Parallel updates (issue 24): a frame of 200,000 32-byte bodies, all live, each taking 16
+//! Parallel updates (issue 24), and the full update of issue 23 (one sub-step): a frame of 200,000 32-byte bodies, all live, each taking 16
 //! spring sub-steps (compute-bound, as game physics is), sequentially and with rayon, on a `Vec`,
 //! in `bevy_ecs` and in a pool; and the dying frame, where 1 % of the bodies die each frame (every
 //! body lives 100 frames, their ages staggered) and as many are created again.
@@ -61,9 +61,20 @@ impl Body {
     /// 16 spring sub-steps: pulled to the origin, the step scaled by `1 / (1 + |v|)`.
     #[inline]
     fn step(&mut self) {
+        self.sub_steps(SUB_STEPS);
+    }
+
+    /// One spring sub-step: the memory-bound kernel of the full update.
+    #[inline]
+    fn step_once(&mut self) {
+        self.sub_steps(1);
+    }
+
+    #[inline]
+    fn sub_steps(&mut self, n: u32) {
         const K: f32 = 0.5;
         const DT: f32 = 0.01;
-        for _ in 0..SUB_STEPS {
+        for _ in 0..n {
             for a in 0..3 {
                 self.vel[a] -= K * self.pos[a] * DT;
             }
@@ -142,6 +153,22 @@ fn pool_par_frame(pool: &mut BodyPool) {
     pool.par_values_mut().for_each(Body::step);
 }
 
+fn vec_frame_once(bodies: &mut [Body]) {
+    for body in bodies {
+        body.step_once();
+    }
+}
+
+fn pool_frame_once(pool: &mut BodyPool) {
+    for body in pool.values_mut() {
+        body.step_once();
+    }
+}
+
+fn pool_for_each_once(pool: &mut BodyPool) {
+    pool.values_mut().for_each(Body::step_once);
+}
+
 /// The bodies that died, created again at the end.
 fn vec_refill(bodies: &mut Vec<Body>) {
     let dead = BODIES - bodies.len();
@@ -204,6 +231,10 @@ fn check() {
     (0..frames).for_each(|_| bevy_frame(&mut world, &mut query));
     assert_eq!(sorted(query.iter(&world)), expected);
 
+    let expected = run_vec(|b| vec_frame_once(b));
+    assert_eq!(run_pool(pool_frame_once), expected);
+    assert_eq!(run_pool(pool_for_each_once), expected);
+
     let expected = run_vec(vec_dying);
     assert_eq!(run_vec(vec_par_dying), expected);
     assert_eq!(run_pool(pool_dying), expected);
@@ -236,6 +267,23 @@ fn par(c: &mut Criterion) {
         "pooling_par_values_mut",
         start_pool(),
         pool_par_frame,
+    );
+    group.finish();
+
+    // The same bodies, one sub-step: bound by memory rather than arithmetic.
+    let mut group = c.benchmark_group("full_update_one_sub_step");
+    bench(&mut group, "vec", start_vec(), |b| vec_frame_once(b));
+    bench(
+        &mut group,
+        "pooling_values_mut",
+        start_pool(),
+        pool_frame_once,
+    );
+    bench(
+        &mut group,
+        "pooling_values_mut_for_each",
+        start_pool(),
+        pool_for_each_once,
     );
     group.finish();
 

@@ -140,6 +140,64 @@ fn iteration_crosses_occupancy_words() {
     assert_eq!(values, [1000, 1063, 1064, 1127, 1128, 1199]);
 }
 
+/// Full words are walked whole (`WalkMut`): the mutable walks, by `next` and by `fold`, started
+/// fresh or part-way, yield what the shared walk does, on words full, partly full and empty,
+/// the last word short, and chunks grown past the first.
+#[test]
+fn mutable_walks_take_full_words_whole_and_agree_with_the_shared_walk() {
+    let mut pool = Pool::<Probe, Grow>::with_capacity(200);
+    let mut handles: Vec<_> = (0..200)
+        .map(|v| pool.create(|p| p.value = v).unwrap())
+        .collect();
+    // Grown chunks: 200 more slots, in chunks of their own.
+    handles.extend((200..400).map(|v| pool.create(|p| p.value = v).unwrap()));
+    assert!(crate::storage::Slots::chunk_count(&pool.storage) > 1);
+    // Word 1 (64..128) partly live, word 4 (256..320) empty; the rest full.
+    for handle in &handles {
+        let index = handle.index();
+        if (64..128).contains(&index) && index % 3 == 0 || (256..320).contains(&index) {
+            pool.release(*handle).unwrap();
+        }
+    }
+    let expected: Vec<(usize, u32)> = pool.iter().map(|(h, p)| (h.index(), p.value)).collect();
+    assert_eq!(expected.len(), pool.len());
+    assert_eq!(expected.len(), 400 - 21 - 64);
+
+    let by_next: Vec<(usize, u32)> = pool.iter_mut().map(|(h, p)| (h.index(), p.value)).collect();
+    assert_eq!(by_next, expected);
+    let mut by_fold = Vec::new();
+    pool.iter_mut()
+        .for_each(|(h, p)| by_fold.push((h.index(), p.value)));
+    assert_eq!(by_fold, expected);
+    let values = pool.values_mut().fold(Vec::new(), |mut all, p| {
+        all.push(p.value);
+        all
+    });
+    assert_eq!(values, expected.iter().map(|&(_, v)| v).collect::<Vec<_>>());
+
+    // Part-way: inside a full word, at its end, and inside a partly live one.
+    for taken in [1, 10, 63, 64, 65, 100, expected.len()] {
+        let mut iter = pool.iter_mut();
+        let mut seen: Vec<(usize, u32)> = iter
+            .by_ref()
+            .take(taken)
+            .map(|(h, p)| (h.index(), p.value))
+            .collect();
+        iter.for_each(|(h, p)| seen.push((h.index(), p.value)));
+        assert_eq!(seen, expected, "after {taken} by `next`");
+    }
+
+    for p in pool.values_mut() {
+        p.value += 1000;
+    }
+    pool.values_mut().for_each(|p| p.value += 1000);
+    let doubled: Vec<u32> = pool.values().map(|p| p.value).collect();
+    assert_eq!(
+        doubled,
+        expected.iter().map(|&(_, v)| v + 2000).collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn a_zero_capacity_pool_is_always_full() {
     let mut pool = Pool::<Probe>::with_capacity(0);

@@ -1,6 +1,6 @@
 use crate::Handle;
 use crate::slot::Slot;
-use crate::slot::occupancy::{Bit, SetBits};
+use crate::slot::occupancy::{BITS, Bit, SetBits};
 use crate::slot::shared::SharedU64;
 use crate::storage::{Chunks, ChunksMut};
 use core::iter::FusedIterator;
@@ -89,8 +89,11 @@ impl<T> Clone for Walk<'_, T> {
 
 /// The live slots of a pool's chunks, through `&mut Pool`: each slot is split off the rest as it
 /// is visited, so the mutable borrows handed out never overlap.
+///
+/// A word whose 64 bits are all set is taken whole, as a slice of 64 live slots: walked as a
+/// slice is, with no bit found one by one, so that a full pool's update runs as a plain slice's.
 pub(crate) struct WalkMut<'a, T> {
-    /// The slots of the current chunk not yet passed.
+    /// The slots of the current chunk not yet passed, past `group`.
     slots: &'a mut [Slot<T>],
     /// The index in the chunk of `slots[0]`.
     start: usize,
@@ -98,6 +101,9 @@ pub(crate) struct WalkMut<'a, T> {
     /// The current chunk's occupancy words, and its set bits not yet passed.
     words: &'a [SharedU64],
     bits: SetBits<'a>,
+    /// The slots of a full word not yet passed, and the pool-wide index of the next.
+    group: core::slice::IterMut<'a, Slot<T>>,
+    group_index: usize,
     rest: ChunksMut<'a, T>,
 }
 
@@ -110,34 +116,110 @@ impl<'a, T> WalkMut<'a, T> {
             base: first.base,
             words: first.words,
             bits: SetBits::new(first.words),
+            group: [].iter_mut(),
+            group_index: 0,
             rest: chunks,
         }
     }
 
+    /// The slot of the next set bit of the current word, which has one, and its index in the
+    /// chunk.
     #[inline]
-    pub(crate) fn next(&mut self) -> Option<(usize, &'a mut Slot<T>)> {
-        let (index, slot, _) = self.next_with_bit()?;
-        Some((index, slot))
+    fn next_in_word(&mut self) -> Option<(usize, &'a mut Slot<T>)> {
+        let local = self.bits.next()?;
+        let slots = mem::take(&mut self.slots);
+        let (slot, rest) = slots.get_mut(local - self.start..)?.split_first_mut()?;
+        self.slots = rest;
+        self.start = local + 1;
+        Some((local, slot))
+    }
+
+    /// Moves to the next chunk; `None` past the last.
+    #[inline]
+    fn next_chunk(&mut self) -> Option<()> {
+        let chunk = self.rest.next()?;
+        self.base = chunk.base;
+        self.slots = chunk.slots;
+        self.start = 0;
+        self.words = chunk.words;
+        self.bits = SetBits::new(chunk.words);
+        Some(())
     }
 
     /// The next live slot's index, the slot and its occupancy bit: to vacate it. The bits of a
     /// word are read when the walk reaches it, so clearing the bit of a slot passed is safe.
+    /// One bit at a time (no whole words), so that a bit cleared is never of a word taken.
     #[inline]
     pub(crate) fn next_with_bit(&mut self) -> Option<(usize, &'a mut Slot<T>, Bit<'a>)> {
+        debug_assert!(self.group.len() == 0, "`next_with_bit` walks bit by bit");
         loop {
-            if let Some(local) = self.bits.next() {
-                let slots = mem::take(&mut self.slots);
-                let (slot, rest) = slots.get_mut(local - self.start..)?.split_first_mut()?;
-                self.slots = rest;
-                self.start = local + 1;
+            if let Some((local, slot)) = self.next_in_word() {
                 return Some((self.base + local, slot, Bit::new(self.words, local)));
             }
-            let chunk = self.rest.next()?;
-            self.base = chunk.base;
-            self.slots = chunk.slots;
-            self.start = 0;
-            self.words = chunk.words;
-            self.bits = SetBits::new(chunk.words);
+            self.next_chunk()?;
+        }
+    }
+
+    /// Moves to the next word with a bit set: taken whole, as `group`, if all 64 are set and
+    /// true returned; `None` past the last word of the last chunk.
+    #[inline]
+    fn next_word(&mut self) -> Option<bool> {
+        loop {
+            if let Some(at) = self.bits.next_word() {
+                let from = at - self.start;
+                if !self.bits.word_full() || self.slots.len() < from + BITS {
+                    return Some(false);
+                }
+                let slots = mem::take(&mut self.slots);
+                let (group, rest) = slots[from..].split_at_mut(BITS);
+                self.slots = rest;
+                self.start = at + BITS;
+                self.bits.skip_word();
+                self.group = group.iter_mut();
+                self.group_index = self.base + at;
+                return Some(true);
+            }
+            self.next_chunk()?;
+        }
+    }
+}
+
+impl<'a, T> Iterator for WalkMut<'a, T> {
+    type Item = (usize, &'a mut Slot<T>);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, &'a mut Slot<T>)> {
+        loop {
+            if let Some(slot) = self.group.next() {
+                let index = self.group_index;
+                self.group_index += 1;
+                return Some((index, slot));
+            }
+            if self.bits.in_word() {
+                let (local, slot) = self.next_in_word()?;
+                return Some((self.base + local, slot));
+            }
+            self.next_word()?;
+        }
+    }
+
+    /// A whole word's slots in one loop, as a slice's.
+    #[inline]
+    fn fold<B, F: FnMut(B, Self::Item) -> B>(mut self, mut acc: B, mut f: F) -> B {
+        loop {
+            let index = self.group_index;
+            for (k, slot) in mem::take(&mut self.group).enumerate() {
+                acc = f(acc, (index + k, slot));
+            }
+            while self.bits.in_word() {
+                let Some((local, slot)) = self.next_in_word() else {
+                    return acc;
+                };
+                acc = f(acc, (self.base + local, slot));
+            }
+            if self.next_word().is_none() {
+                return acc;
+            }
         }
     }
 }
@@ -240,6 +322,14 @@ impl<'a, T> Iterator for IterMut<'a, T> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.remaining, Some(self.remaining))
     }
+
+    #[inline]
+    fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
+        (self.walk).fold(init, |acc, (index, slot)| {
+            let handle = slot.handle(index);
+            f(acc, (handle, slot.value_mut()))
+        })
+    }
 }
 
 impl<T> ExactSizeIterator for IterMut<'_, T> {}
@@ -301,6 +391,11 @@ impl<'a, T> Iterator for ValuesMut<'a, T> {
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         self.0.size_hint()
+    }
+
+    #[inline]
+    fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
+        (self.0.walk).fold(init, |acc, (_, slot)| f(acc, slot.value_mut()))
     }
 }
 

@@ -133,6 +133,18 @@ impl<'a> SetBits<'a> {
         }
     }
 
+    /// Whether every bit of the current word is set and none yielded yet.
+    #[inline]
+    pub(crate) fn word_full(&self) -> bool {
+        self.bits == u64::MAX
+    }
+
+    /// Passes over the bits of the current word not yet yielded.
+    #[inline]
+    pub(crate) fn skip_word(&mut self) {
+        self.bits = 0;
+    }
+
     /// The lowest bit of the current word not yet yielded, counted from the word's bit 0; the
     /// word must have one ([`in_word`](SetBits::in_word)).
     #[inline]

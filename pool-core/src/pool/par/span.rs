@@ -249,11 +249,9 @@ impl<'a, T: Send + 'a, P: PickMut<'a, T>> UnindexedProducer for WalkedMut<'a, T,
     }
 
     fn fold_with<F: Folder<P::Item>>(self, folder: F) -> F {
-        let mut walk = WalkMut::new(self.span.chunks());
-        folder.consume_iter(iter::from_fn(move || {
-            let (index, slot) = walk.next()?;
-            Some(P::pick(index, slot))
-        }))
+        folder.consume_iter(
+            WalkMut::new(self.span.chunks()).map(|(index, slot)| P::pick(index, slot)),
+        )
     }
 }
 
