@@ -22,6 +22,7 @@ PEERS = ["pooling", "slab", "slotmap", "dense_slotmap"]
 # benchmark function -> (operations per run, what one operation is); see benches/callgrind.rs.
 WORKLOADS = {
     "churn": (1024, "step"),
+    "churn_24": (1024, "step"),
     "get": (10_000, "lookup"),
     "iterate_10": (1_000, "live object"),
     "iterate_50": (5_000, "live object"),

@@ -1,4 +1,5 @@
-//! Instruction counts under callgrind (gungraun): the churn step, get, iteration at 10/50/90 %,
+//! Instruction counts under callgrind (gungraun): the churn step (of the 40-byte particle, and
+//! of a 24-byte object), get, iteration at 10/50/90 %,
 //! the particle frame and heavy reuse, for pooling, slab, `SlotMap` and `DenseSlotMap`, on the
 //! same generic loops as the criterion benches (`workload`).
 //!
@@ -15,6 +16,7 @@
 
 use gungraun::{library_benchmark, library_benchmark_group, main};
 use pooling_benches::particle::{Heavy, HeavyPool, NAMES, Owner, ParticlePool};
+use pooling_benches::small::{self, Mote, MotePool, SmallPeer};
 use pooling_benches::{
     Bursts, CAPACITY, CHURN_CAPACITY, CHURN_STEPS, Churn, Container, LOOKUPS, Lookups, Occupancy,
     Release, Reuse, workload,
@@ -62,6 +64,28 @@ fn churn_setup(peer: &str, steps: usize) -> Run {
         })
     }
     by_peer!(peer, CHURN_CAPACITY, |p| run(steps, p))
+}
+
+fn churn_24_setup(peer: &str, steps: usize) -> Run {
+    fn run<P: SmallPeer + 'static>(steps: usize, peer: P) -> Run {
+        let churn = Churn::new();
+        let (mut peer, mut live) = small::churned(&churn, peer);
+        let steps = churn.steps[..steps].to_vec();
+        Box::new(move || {
+            small::churn(&mut peer, &mut live, &steps);
+            0
+        })
+    }
+    match peer {
+        "pooling" => run(steps, MotePool::new()),
+        "slab" => run(steps, slab::Slab::<Mote>::with_capacity(CHURN_CAPACITY)),
+        "slotmap" => run(steps, SlotMap::<_, Mote>::with_capacity(CHURN_CAPACITY)),
+        "dense_slotmap" => run(
+            steps,
+            DenseSlotMap::<_, Mote>::with_capacity(CHURN_CAPACITY),
+        ),
+        other => panic!("no peer {other}"),
+    }
 }
 
 fn get_setup(peer: &str, lookups: usize) -> Run {
@@ -147,6 +171,19 @@ fn churn(run: Run) -> u64 {
 }
 
 #[library_benchmark]
+#[bench::pooling(args = ("pooling", CHURN_STEPS), setup = churn_24_setup)]
+#[bench::pooling_base(args = ("pooling", 0), setup = churn_24_setup)]
+#[bench::slab(args = ("slab", CHURN_STEPS), setup = churn_24_setup)]
+#[bench::slab_base(args = ("slab", 0), setup = churn_24_setup)]
+#[bench::slotmap(args = ("slotmap", CHURN_STEPS), setup = churn_24_setup)]
+#[bench::slotmap_base(args = ("slotmap", 0), setup = churn_24_setup)]
+#[bench::dense_slotmap(args = ("dense_slotmap", CHURN_STEPS), setup = churn_24_setup)]
+#[bench::dense_slotmap_base(args = ("dense_slotmap", 0), setup = churn_24_setup)]
+fn churn_24(run: Run) -> u64 {
+    measure(run)
+}
+
+#[library_benchmark]
 #[bench::pooling(args = ("pooling", LOOKUPS), setup = get_setup)]
 #[bench::pooling_base(args = ("pooling", 0), setup = get_setup)]
 #[bench::slab(args = ("slab", LOOKUPS), setup = get_setup)]
@@ -226,7 +263,7 @@ fn reuse(run: Run) -> u64 {
 
 library_benchmark_group!(
     name = workloads;
-    benchmarks = churn, get, iterate_10, iterate_50, iterate_90, frame, reuse
+    benchmarks = churn, churn_24, get, iterate_10, iterate_50, iterate_90, frame, reuse
 );
 
 main!(library_benchmark_groups = workloads);

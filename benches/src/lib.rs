@@ -17,6 +17,7 @@ pub mod peer;
 pub mod peers;
 pub mod reuse;
 pub mod seed;
+pub mod small;
 pub mod workload;
 
 pub use peer::{Container, Peer, Release};

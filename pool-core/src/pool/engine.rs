@@ -10,6 +10,7 @@ use crate::slot::free_list::FreeList;
 use crate::slot::occupancy::Bit;
 use crate::slot::state::{Place, PlaceMut};
 use crate::slot::{NIL, Slot};
+use crate::storage::lock::Lock;
 use crate::storage::{Slots, Storage};
 use crate::{Handle, PoolFull, Pooled, StaleHandle};
 use scopeguard::ScopeGuard;
@@ -66,29 +67,12 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         &mut self,
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Option<Handle<T>> {
-        let index = self.free.head_mut() as usize;
-        match self.storage.first_slot_mut(index) {
-            Some((slot, bit)) => Some(Self::fill(
-                slot,
-                &bit,
-                index,
-                &mut self.free,
-                &mut self.counts,
-                init,
-            )),
-            _ => self.create_past_first(init),
-        }
-    }
-
-    /// [`create_in_free_slot`](Pool::create_in_free_slot) when the head of the free list is
-    /// not a slot of the first ones, or there is none: out of line, so that the hot
-    /// path keeps its registers.
-    #[cold]
-    #[inline(never)]
-    fn create_past_first(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Option<Handle<T>> {
-        let Some((index, slot, bit)) = self.free.head_slot(|index| self.storage.slot_mut(index))
-        else {
-            return self.create_in_new_slot(init);
+        let head = self.free.head_mut() as usize;
+        // One call of `init` for both paths, so that what it captures stays in registers: the
+        // out-of-line path finds the slot and does not take `init`.
+        let (index, slot, bit) = match self.storage.first_slot_mut(head) {
+            Some((slot, bit)) => (head, slot, bit),
+            None => Self::free_slot_past_first(&mut self.storage, &self.free, &self.lock)?,
         };
         Some(Self::fill(
             slot,
@@ -98,6 +82,24 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
             &mut self.counts,
             init,
         ))
+    }
+
+    /// The slot at the head of the free list when it is not one of the first slots, or there is
+    /// none and storage that builds slots on first use builds one: out of line, so that the hot
+    /// path keeps its registers. `None` when no slot is free.
+    #[cold]
+    #[inline(never)]
+    fn free_slot_past_first<'s>(
+        storage: &'s mut B::Slots<T>,
+        free: &FreeList,
+        lock: &Lock,
+    ) -> Option<(usize, &'s mut Slot<T>, Bit<'s>)> {
+        while free.head() == NIL {
+            if !storage.build_next(free, lock, blank::<T>) {
+                return None;
+            }
+        }
+        free.head_slot(|index| storage.slot_mut(index))
     }
 
     /// Fills the free slot at the head of the free list with a new object: resets it, hands
@@ -124,17 +126,6 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         PlaceMut::new(slot, bit).fill(handle);
         counts.create_mut();
         handle
-    }
-
-    /// Builds a slot (for storage that builds slots on first use) and creates the object in
-    /// it; `None` when every slot is built.
-    #[cold]
-    fn create_in_new_slot(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Option<Handle<T>> {
-        if self.storage.build_next(&self.free, &self.lock, blank::<T>) {
-            self.create_in_free_slot(init)
-        } else {
-            None
-        }
     }
 
     /// Takes the slot at the head of the free list off it and counts it as lent, under the

@@ -1,6 +1,8 @@
 use crate::Handle;
 use crate::slot::Slot;
-use crate::slot::occupancy::{BITS, Bit, SetBits};
+#[cfg(feature = "rayon")]
+use crate::slot::occupancy::Bit;
+use crate::slot::occupancy::{BITS, SetBits};
 use crate::slot::shared::SharedU64;
 use crate::storage::{Chunks, ChunksMut};
 use core::iter::FusedIterator;
@@ -149,6 +151,7 @@ impl<'a, T> WalkMut<'a, T> {
     /// The next live slot's index, the slot and its occupancy bit: to vacate it. The bits of a
     /// word are read when the walk reaches it, so clearing the bit of a slot passed is safe.
     /// One bit at a time (no whole words), so that a bit cleared is never of a word taken.
+    #[cfg(feature = "rayon")]
     #[inline]
     pub(crate) fn next_with_bit(&mut self) -> Option<(usize, &'a mut Slot<T>, Bit<'a>)> {
         debug_assert!(self.group.len() == 0, "`next_with_bit` walks bit by bit");
