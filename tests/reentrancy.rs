@@ -153,6 +153,30 @@ fn an_acquire_whose_init_panics_counts_nothing() {
     pool.check_consistency().unwrap();
 }
 
+/// An `init` that leases another object, gives it back, then unwinds: two objects were in use
+/// at once while it ran, one of them its own slot, which the undo takes away; the other was
+/// really in use, so the high water mark stays 1 (it went back to 0 when the undo restored the
+/// mark from before the outer `acquire`).
+#[test]
+fn an_init_that_leases_and_gives_back_then_panics_keeps_the_inner_lease_in_the_mark() {
+    let pool = Cell1Pool::new();
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        drop(pool.acquire(|_| {
+            drop(pool.acquire(|i| i.id = 2).expect("a growing pool grows"));
+            assert_eq!(pool.stats().high_water, 2, "both slots in use at once");
+            panic!("init failed");
+        }));
+    }));
+    assert!(outcome.is_err());
+    let stats = pool.stats();
+    assert_eq!(
+        (stats.created, stats.leased, stats.high_water),
+        (1, 0, 1),
+        "the inner lease counted, the outer one undone"
+    );
+    pool.check_consistency().unwrap();
+}
+
 fn hooks(hooks: &[Hook]) {
     HOOKS.set(hooks.iter().copied().collect());
 }

@@ -248,13 +248,18 @@ impl Counts {
         }
     }
 
-    /// A lend undone before the lease was made (its `init` unwound): the counts as they were,
-    /// `high_water` the mark before it, or the objects in use now if more. Under the pool's lock.
+    /// A lend undone before the lease was made (its `init` unwound): the counts as if it had
+    /// never been, `high_water` the mark before it. Under the pool's lock.
+    ///
+    /// Every count of objects in use since the lend included its slot, so a mark raised since
+    /// was raised by one too many: the mark is the higher of the one before and the one now less
+    /// one. Exact whatever ran meanwhile (an `init` that leased and gave back, other threads).
     #[inline]
     pub(crate) fn unlend(&self, high_water: usize) {
         self.leased.set(self.leased.get() - 1);
         self.created.set(self.created.get() - 1);
-        self.high_water.set(high_water.max(self.in_use()));
+        self.high_water
+            .set(high_water.max(self.high_water.get().saturating_sub(1)));
     }
 
     /// A lease turned into a live object. Under the pool's lock.

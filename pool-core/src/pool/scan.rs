@@ -85,6 +85,22 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// assert_eq!(pool.get(p).unwrap().x, 2.0);
     /// # Ok::<(), pooling::PoolFull>(())
     /// ```
+    ///
+    /// For the hottest loops, prefer `for_each` (or `fold`) to a `for` loop: it walks each run of
+    /// 64 live slots as one plain loop over a slice, with no bit looked at, where a `for` loop
+    /// asks for the objects one at a time. On a full pool of 200,000 bodies the one-sub-step
+    /// update of `benches/par.rs` takes 1.14 × a `Vec`'s loop with `for_each`, 1.63 × with `for`.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 128)]
+    /// # struct Particle { x: f64, x_velocity: f64 }
+    /// let mut pool = ParticlePool::new();
+    /// while pool.try_create(|p| p.x_velocity = 2.0).is_ok() {}
+    /// pool.values_mut().for_each(|particle| particle.x += particle.x_velocity);
+    /// assert!(pool.values().all(|particle| particle.x == 2.0));
+    /// ```
     #[inline]
     pub fn values_mut(&mut self) -> ValuesMut<'_, T> {
         ValuesMut::new(self.iter_mut())
