@@ -27,6 +27,7 @@ PEERS = ["pooling", "pooling_lease", "slab", "slotmap", "dense_slotmap", "thunde
 # (title, criterion group, parameter, divide the median by this for the "per" column, its label)
 WORKLOADS = [
     ("churn", "churn", None, 1024, "per step"),
+    ("churn, 24-byte object", "churn_24", None, 1024, "per step"),
     ("iterate 10%", "iterate", "10", None, None),
     ("iterate 50%", "iterate", "50", None, None),
     ("iterate 90%", "iterate", "90", None, None),
