@@ -124,8 +124,9 @@ impl<'a, T> WalkMut<'a, T> {
         }
     }
 
-    /// The slot of the next set bit of the current word, which has one, and its index in the
-    /// chunk.
+    /// The slot of the next set bit, in the current word or a later one of the chunk, and its
+    /// index in the chunk; `None` past the chunk's last. Bit by bit: whole words are
+    /// [`next_word`](WalkMut::next_word)'s.
     #[inline]
     fn next_in_word(&mut self) -> Option<(usize, &'a mut Slot<T>)> {
         let local = self.bits.next()?;

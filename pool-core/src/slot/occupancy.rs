@@ -77,7 +77,8 @@ impl<'a> Bit<'a> {
         unsafe { self.words.get_unchecked(self.local / BITS) }
     }
 
-    /// Sets the bit: with a shift, which x86 does as one `bts`, and no table of masks.
+    /// Sets the bit, with a shift rather than a table of masks: the table's address and load
+    /// cost two instructions more than the shift's move of the index into `cl`.
     #[inline]
     pub(super) fn set(&self) {
         let word = self.word();
