@@ -21,7 +21,7 @@ fn reuse(c: &mut Criterion) {
     let mut group = c.benchmark_group("reuse");
     let g = &mut group;
     bench(g, owner, HeavyPool::new());
-    bench(g, owner, &HeavyPool::new());
+    bench(g, owner, &HeavyPool::new().lender());
     bench(g, owner, Fresh);
     bench(g, owner, sharded_slab::Pool::<Heavy>::new());
     bench(g, owner, &lifeguard::Pool::<Heavy>::with_size(HELD));

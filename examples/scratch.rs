@@ -2,9 +2,9 @@
 //!
 //! In C# every `New()` from a pool must be paired with a `Store()` "at the right place", because
 //! nothing knows when the list has gone out of scope. Here each frame borrows its scratch
-//! `Vec<[f32; 3]>` buffers through leases (`pool.acquire`, which takes `&pool`, so several can be
-//! out at once), fills them, and simply lets them drop: each buffer goes back to the pool,
-//! cleared, keeping its capacity. The first frames grow the buffers; after that no frame
+//! `Vec<[f32; 3]>` buffers through leases (`acquire` on the pool's lender, which takes `&self`,
+//! so several can be out at once), fills them, and simply lets them drop: each buffer goes back
+//! to the pool, cleared, keeping its capacity. The first frames grow the buffers; after that no frame
 //! allocates, which the example measures and prints.
 //!
 //! ```text
@@ -13,7 +13,7 @@
 
 mod cli;
 
-use pooling::Pooled;
+use pooling::{Lender, Pooled};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
@@ -50,12 +50,12 @@ fn main() -> ExitCode {
             heading: [rng.f32() - 0.5, 0.0, rng.f32() - 0.5],
         })
         .collect();
-    let scratch = ScratchPool::new();
+    let mut scratch = ScratchPool::new();
     let mut quiet_since = None;
     for frame in 0..FRAMES {
         let mut report = (0, 0, 0.0);
         let allocations = allocation_counter::measure(|| {
-            report = simulate(&scratch, &mut agents, &mut rng);
+            report = simulate(&scratch.lender(), &mut agents, &mut rng);
         });
         let count = allocations.count_total;
         let (visible, waypoints, spread) = report;
@@ -83,7 +83,7 @@ fn main() -> ExitCode {
 /// One frame: three scratch lists borrowed at once, dropped (given back) at the end of the
 /// function. Returns what the frame found, for the log.
 fn simulate(
-    scratch: &ScratchPool,
+    scratch: &Lender<'_, Scratch>,
     agents: &mut [Agent],
     rng: &mut fastrand::Rng,
 ) -> (usize, usize, f32) {

@@ -424,15 +424,16 @@ impl Game {
     /// Three scratch buffers borrowed at once, given back as they drop.
     fn scratch_frame(&mut self) -> u64 {
         let n = self.rng.usize(..POINTS);
-        let mut a = self.scratch.acquire(|_| {}).expect("scratch room");
-        let mut b = self.scratch.acquire(|_| {}).expect("scratch room");
-        let mut c = self.scratch.acquire(|_| {}).expect("scratch room");
+        let scratch = self.scratch.lender();
+        let mut a = scratch.acquire(|_| {}).expect("scratch room");
+        let mut b = scratch.acquire(|_| {}).expect("scratch room");
+        let mut c = scratch.acquire(|_| {}).expect("scratch room");
         a.points
             .extend((0..n).map(|i| [f32::from(u8::try_from(i).unwrap_or(u8::MAX)); 3]));
         b.points.extend(a.points.iter().rev());
         c.points.push(a.points.first().copied().unwrap_or_default());
         assert_eq!(a.points.len(), b.points.len());
-        assert_eq!(self.scratch.stats().leased, 3);
+        assert_eq!(scratch.stats().leased, 3);
         3
     }
 

@@ -4,9 +4,9 @@
 #![warn(missing_docs)]
 
 pub use pool_core::{
-    Evict, Evictable, Fail, Grow, Handle, Heap, Importance, Inline, Iter, IterMut, Lease, Panic,
-    Pool, PoolFull, PoolToken, Pooled, Reset, StaleHandle, Stats, Storage, TotalOrder, Values,
-    ValuesMut,
+    Evict, Evictable, Fail, Grow, Handle, Heap, Importance, Inline, Iter, IterMut, Lease, Lender,
+    LenderIter, LenderValues, Panic, Pool, PoolFull, PoolToken, Pooled, Reset, StaleHandle, Stats,
+    Storage, TotalOrder, Values, ValuesMut,
 };
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]
 pub use pool_core::{OwnedSyncLease, SyncGuard, SyncIter, SyncLease, SyncPool};

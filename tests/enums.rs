@@ -214,6 +214,7 @@ fn retain_release_all_leases_and_drop_let_go_of_every_variant() {
     );
 
     {
+        let pool = pool.lender();
         let lease = pool
             .acquire(|shot| *shot = Shot::Laser(2.0, Rc::clone(&target)))
             .unwrap();

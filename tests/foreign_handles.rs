@@ -27,7 +27,8 @@ fn assert_untouched(pool: &MsgPool, leased: usize) {
 fn a_handle_from_another_pool_never_reaches_a_lent_object() {
     let mut a = MsgPool::new();
     let from_a = a.create(|m| m.id = 1).unwrap();
-    let b = MsgPool::new();
+    let mut b = MsgPool::new();
+    let b = b.lender();
     let mut lease = b.acquire(|m| m.id = 2).unwrap();
     assert_eq!(
         from_a.index(),
@@ -146,10 +147,13 @@ fn an_evicting_pool_never_names_a_lent_or_free_slot_as_victim() {
     assert_eq!(voices.victim(), None, "no live object, no victim");
     let loud = voices.create(|v| v.volume = 0.9);
     {
-        let lease = voices.acquire(|v| v.volume = 0.0).unwrap();
-        assert_eq!(voices.victim(), Some(loud), "the quieter lease is not live");
+        let lender = voices.lender();
+        let lease = lender.acquire(|v| v.volume = 0.0).unwrap();
+        let least = lender.iter().min_by_key(|(_, v)| TotalOrder(v.volume));
+        assert_eq!(least.map(|(h, _)| h), Some(loud), "the quieter lease is not live");
         drop(lease);
     }
+    assert_eq!(voices.victim(), Some(loud));
     let quiet = voices.create(|v| v.volume = 0.1);
     voices.release(quiet).unwrap();
     assert_eq!(voices.victim(), Some(loud), "nor is the freed slot");
@@ -160,6 +164,7 @@ fn a_lease_turned_into_a_handle_gets_a_version_no_older_handle_has() {
     let mut pool = MsgPool::with_capacity(1);
     let before = pool.create(|m| m.id = 1).unwrap();
     pool.release(before).unwrap();
+    let pool = pool.lender();
     let lease = pool.acquire(|m| m.id = 2).unwrap();
     assert!(pool.get(before).is_none(), "the lent slot is not live");
     let after = lease.into_handle();
@@ -176,11 +181,14 @@ fn iteration_after_release_all_finds_nothing_and_old_handles_stay_stale() {
     pool.release_all();
     assert_eq!(pool.iter().count(), 0);
     assert_eq!(pool.values_mut().count(), 0);
-    let lease = pool.acquire(|m| m.id = 9).unwrap();
-    for &handle in &old {
-        assert!(pool.get(handle).is_none(), "{handle:?}");
+    {
+        let lender = pool.lender();
+        let lease = lender.acquire(|m| m.id = 9).unwrap();
+        for &handle in &old {
+            assert!(lender.get(handle).is_none(), "{handle:?}");
+        }
+        drop(lease);
     }
-    drop(lease);
     let new: Vec<_> = (0..4)
         .map(|i| pool.create(|m| m.id = 10 + i).unwrap())
         .collect();

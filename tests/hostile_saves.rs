@@ -403,3 +403,59 @@ fn more_slots_than_an_inline_pool_holds() {
         "more slots than the inline pool holds",
     );
 }
+
+/// A pooled type that takes no room, so that its objects take no input in a format that does not
+/// describe itself.
+#[derive(Pooled, Debug, Serialize, Deserialize)]
+#[pool(size = 4)]
+struct Marker {
+    nothing: (),
+}
+
+/// Finding 7 of the thread-safety issue: a postcard save whose objects' count claims `u64::MAX`
+/// zero-sized objects. Each takes no input, so the load went on for as long as the count (a
+/// debug build never finished); it now stops at the save's live slots, one here.
+#[test]
+fn a_save_claiming_endless_zero_sized_objects_is_refused_at_once() {
+    let mut pool = MarkerPool::new();
+    pool.create(|_| {}).unwrap();
+    let mut save = postcard::to_allocvec(&pool).unwrap();
+    assert_eq!(save.pop(), Some(1), "the objects' count ends the save");
+    save.extend([0xff; 9]);
+    save.push(0x01);
+    assert!(save.len() < 40, "{} bytes", save.len());
+    assert!(postcard::from_bytes::<MarkerPool>(&save).is_err());
+    // The same save with the count it had loads.
+    let whole = postcard::to_allocvec(&pool).unwrap();
+    let loaded: MarkerPool = postcard::from_bytes(&whole).unwrap();
+    assert_eq!(loaded.len(), 1);
+}
+
+/// A save's lengths are claims: a load makes room ahead of its input for at most a few KiB of
+/// each sequence, so that it allocates no more than a small multiple of the input it reads.
+#[test]
+fn a_load_allocates_a_small_multiple_of_its_input() {
+    // Offset, first chunk, no grown chunks nor floors, then sequences claiming 2³² − 1 elements
+    // (a varint of five bytes) and holding three.
+    let huge = [0xff, 0xff, 0xff, 0xff, 0x0f];
+    let prefix = [0u8, 8, 0, 0];
+    let saves: [Vec<u8>; 3] = [
+        // The versions.
+        [&prefix[..], &huge, &[0, 0, 0]].concat(),
+        // The free list, after eight versions.
+        [&prefix[..], &[8, 0, 0, 0, 0, 0, 0, 0, 0], &huge, &[0, 1, 2]].concat(),
+        // The grown chunks.
+        [&[0u8, 8][..], &huge, &[0, 1, 2]].concat(),
+    ];
+    for save in saves {
+        let info = allocation_counter::measure(|| {
+            assert!(postcard::from_bytes::<EnemyPool>(&save).is_err());
+        });
+        assert!(
+            info.bytes_max < 16 * 1024,
+            "{} bytes at most for {} bytes of input",
+            info.bytes_max,
+            save.len()
+        );
+    }
+}

@@ -485,14 +485,17 @@ mod every_hook {
             stats.capacity,
             "{context}: {stats:?}"
         );
-        let leases: Vec<_> = std::iter::from_fn(|| pool.try_acquire(|_| {}).ok()).collect();
-        assert_eq!(
-            leases.len(),
-            stats.capacity - stats.retired,
-            "{context}: every slot takeable"
-        );
-        assert_eq!(pool.stats().failed, stats.failed + 1, "{context}");
-        drop(leases);
+        {
+            let lender = pool.lender();
+            let leases: Vec<_> =
+                std::iter::from_fn(|| lender.try_acquire(|_| {}).ok()).collect();
+            assert_eq!(
+                leases.len(),
+                stats.capacity - stats.retired,
+                "{context}: every slot takeable"
+            );
+            assert_eq!(lender.stats().failed, stats.failed + 1, "{context}");
+        }
         pool.check_consistency()
             .unwrap_or_else(|why| panic!("{context}, leases back: {why}"));
         assert_eq!(pool.stats().free, stats.free, "{context}");
@@ -557,10 +560,10 @@ mod every_hook {
                 p.try_create_with_handle(|_, t| fill(7)(t)).unwrap();
             }),
             ("try_acquire and drop", |p| {
-                drop(p.try_acquire(fill(7)).unwrap());
+                drop(p.lender().try_acquire(fill(7)).unwrap());
             }),
             ("try_acquire and into_handle", |p| {
-                p.try_acquire(fill(7)).unwrap().into_handle();
+                p.lender().try_acquire(fill(7)).unwrap().into_handle();
             }),
             ("release", |p| {
                 let h = p.iter().next().unwrap().0;
@@ -570,7 +573,7 @@ mod every_hook {
             ("retain", |p| p.retain(|t| t.rank > 2)),
             ("clone", |p| drop(p.clone())),
             ("nested acquire in init", |p| {
-                let pool = &*p;
+                let pool = &p.lender();
                 drop(pool.try_acquire(|t| {
                     drop(pool.try_acquire(fill(8)));
                     fill(9)(t);
@@ -587,7 +590,7 @@ mod every_hook {
         ops.push(("create", |p| {
             p.create(fill(7)).unwrap();
         }));
-        ops.push(("acquire", |p| drop(p.acquire(fill(7)).unwrap())));
+        ops.push(("acquire", |p| drop(p.lender().acquire(fill(7)).unwrap())));
         ops.push(("deserialize", |p| {
             let save = serde_json::to_string(&*p).unwrap();
             drop(serde_json::from_str::<Pool<Trap, Fail>>(&save));
@@ -613,7 +616,10 @@ mod every_hook {
             }
         }));
         ops.push(("acquire when full", |p| {
-            let leases: Vec<_> = (0..6).map(|rank| p.acquire(fill(rank)).unwrap()).collect();
+            let lender = p.lender();
+            let leases: Vec<_> = (0..6)
+                .map(|rank| lender.acquire(fill(rank)).unwrap())
+                .collect();
             drop(leases);
         }));
         ops.push(("shrink", |p| {

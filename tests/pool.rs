@@ -127,7 +127,8 @@ fn iter_yields_live_objects_with_their_handles_in_slot_order() {
             (handles[5], 6)
         ]
     );
-    assert_eq!(pool.iter().size_hint(), (4, None));
+    assert_eq!(pool.iter().size_hint(), (4, Some(4)));
+    assert_eq!(pool.iter().len(), 4);
     let by_ref: Vec<_> = (&pool).into_iter().map(|(h, _)| h).collect();
     assert_eq!(by_ref, [handles[1], handles[2], handles[4], handles[5]]);
 }

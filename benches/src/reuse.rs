@@ -2,7 +2,7 @@
 //! back.
 
 use crate::particle::{Heavy, HeavyPool, Owner};
-use pooling::{Handle, Lease};
+use pooling::{Handle, Lease, Lender};
 use slotmap::{DefaultKey, DenseSlotMap, SlotMap};
 use std::rc::Rc;
 
@@ -31,13 +31,13 @@ impl Reuse for HeavyPool {
     }
 }
 
-/// Each lease gives its object back, reset, as it drops.
-impl<'p> Reuse for &'p HeavyPool {
+/// Each lease, taken through the pool's lender, gives its object back, reset, as it drops.
+impl<'p> Reuse for &'p Lender<'p, Heavy> {
     const NAME: &'static str = "pooling_lease";
     type Held = Lease<'p, Heavy>;
     #[inline]
     fn acquire(&mut self, name: &'static str, owner: &Rc<Owner>) -> Self::Held {
-        let pool: &'p HeavyPool = self;
+        let pool: &'p Lender<'p, Heavy> = self;
         pool.acquire(|h| h.fill(name, owner)).unwrap()
     }
     #[inline]

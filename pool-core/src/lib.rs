@@ -22,8 +22,9 @@
 //! assert!(bullets.get(b).is_none());
 //! ```
 //!
-//! For a pool shared across threads, whose `create`, `get`, `release` and `acquire` take
-//! `&self` and never block, see [`SyncPool`] (`#[pool(size = N, sync)]`).
+//! A pool changes only through `&mut`; it lends objects for a scope through its [`Lender`]
+//! (`pool.lender()`). For a pool shared across threads, whose `create`, `get`, `release` and
+//! `acquire` take `&self` and never block, see [`SyncPool`] (`#[pool(size = N, sync)]`).
 //!
 //! The crate is `#![no_std]`. The default `std` feature adds [`Reset`] for `HashMap` and
 //! `HashSet`; `alloc` (implied by `std`) adds heap pools, [`Grow`] and `Reset` for the `alloc`
@@ -59,6 +60,7 @@ pub use crate::order::{Importance, TotalOrder};
 pub use crate::pool::Pool;
 pub use crate::pool::iter::{Iter, IterMut, Values, ValuesMut};
 pub use crate::pool::lease::Lease;
+pub use crate::pool::lender::{Lender, LenderIter, LenderValues};
 #[cfg(feature = "rayon")]
 pub use crate::pool::par::{ParIter, ParIterMut, ParValues, ParValuesMut};
 pub use crate::pool::stats::Stats;

@@ -3,6 +3,7 @@
 
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]
 pub use crate::SyncPool;
+pub use crate::pool::api::LendsThroughItsLender;
 pub use crate::{
     Evict, Evictable, Fail, Grow, Handle, Importance, Panic, Pool, PoolToken, Pooled, Reset,
 };

@@ -131,7 +131,7 @@ fn iteration_crosses_occupancy_words() {
             (199, 199)
         ]
     );
-    assert_eq!(pool.iter().size_hint(), (6, None));
+    assert_eq!(pool.iter().size_hint(), (6, Some(6)));
     assert_eq!(pool.iter_mut().len(), 6);
     for (_, probe) in &mut pool {
         probe.value += 1000;
@@ -151,7 +151,7 @@ fn mutable_walks_take_full_words_whole_and_agree_with_the_shared_walk() {
         .collect();
     // Grown chunks: 200 more slots, in chunks of their own.
     handles.extend((200..400).map(|v| pool.create(|p| p.value = v).unwrap()));
-    assert!(crate::storage::Slots::chunk_count(&pool.storage) > 1);
+    assert!(pool.stats().chunks > 1);
     // Word 1 (64..128) partly live, word 4 (256..320) empty; the rest full.
     for handle in &handles {
         let index = handle.index();
@@ -267,15 +267,24 @@ fn a_panicking_init_returns_the_slot_reset() {
     assert!(pool.is_full());
 }
 
+/// A chunk's objects lie side by side, as in a slice, their words apart: a run of live objects
+/// is a slice, and a slot costs its object, 8 bytes and a bit.
 #[test]
-fn a_slot_costs_eight_bytes_beside_its_object() {
-    use crate::slot::Slot;
-    assert_eq!(size_of::<Slot<u64>>(), 16);
-    assert_eq!(size_of::<Slot<[f64; 4]>>(), 40);
-    // The version and link are one 64-bit word (a lookup compares it with the handle whole), so
-    // a slot is aligned to 8.
-    assert_eq!(size_of::<Slot<u8>>(), 16);
-    assert_eq!(size_of::<Slot<[f32; 4]>>(), 24);
+fn objects_lie_side_by_side_and_their_words_apart() {
+    let mut pool = Pool::<Probe>::with_capacity(200);
+    let handles: Vec<_> = (0..200).map(|v| filled(&mut pool, v)).collect();
+    let address = |h: Handle<Probe>| core::ptr::from_ref(pool.get(h).unwrap()).addr();
+    for pair in handles.windows(2) {
+        assert_eq!(address(pair[1]) - address(pair[0]), size_of::<Probe>());
+    }
+    let inline = {
+        let mut inline = InlineProbes::<4>::new();
+        let a = inline.create(|_| {}).unwrap();
+        let b = inline.create(|_| {}).unwrap();
+        core::ptr::from_ref(inline.get(b).unwrap()).addr()
+            - core::ptr::from_ref(inline.get(a).unwrap()).addr()
+    };
+    assert_eq!(inline, size_of::<Probe>());
 }
 
 /// `Probe` that grows from 3 slots up to 10, in chunks of 4.
@@ -421,31 +430,36 @@ fn leases_mutate_and_return_in_any_order_beside_shared_borrows() {
     let a = filled(&mut pool, 1);
     let b = filled(&mut pool, 2);
     let shared = Rc::new(());
-    let read_a = pool.get(a).unwrap();
-    let mut leases: Vec<_> = (10..14)
-        .map(|v| pool.acquire(|p| p.value = v).unwrap())
-        .collect();
-    for lease in &mut leases {
-        lease.value += 100;
-        lease.owned = Some(Rc::clone(&shared));
-    }
-    let read_b = pool.get(b).unwrap();
-    assert_eq!(read_a.value + read_b.value, 3);
-    assert_eq!(
-        leases.iter().map(|l| l.value).collect::<Vec<_>>(),
-        [110, 111, 112, 113]
-    );
-    assert!(pool.acquire(|_| {}).is_err());
-    assert_eq!(Rc::strong_count(&shared), 5);
+    let kept = {
+        let lender = pool.lender();
+        let read_a = lender.get(a).unwrap();
+        let mut leases: Vec<_> = (10..14)
+            .map(|v| lender.acquire(|p| p.value = v).unwrap())
+            .collect();
+        for lease in &mut leases {
+            lease.value += 100;
+            lease.owned = Some(Rc::clone(&shared));
+        }
+        let read_b = lender.get(b).unwrap();
+        assert_eq!(read_a.value + read_b.value, 3);
+        assert_eq!(
+            leases.iter().map(|l| l.value).collect::<Vec<_>>(),
+            [110, 111, 112, 113]
+        );
+        assert!(lender.acquire(|_| {}).is_err());
+        assert_eq!(Rc::strong_count(&shared), 5);
+        assert_eq!(lender.stats().leased, 4);
 
-    // Back out of order: the last, the first, then the middle two.
-    drop(leases.pop());
-    drop(leases.remove(0));
-    let kept = leases.pop().unwrap().into_handle();
-    assert_eq!(pool.get(kept).unwrap().value, 112);
-    let total: u32 = pool.iter().map(|(_, p)| p.value).sum();
-    assert_eq!(total, 115);
-    drop(leases);
+        // Back out of order: the last, the first, then the middle two.
+        drop(leases.pop());
+        drop(leases.remove(0));
+        let kept = leases.pop().unwrap().into_handle();
+        assert_eq!(lender.get(kept).unwrap().value, 112);
+        let total: u32 = lender.iter().map(|(_, p)| p.value).sum();
+        assert_eq!(total, 115);
+        drop(leases);
+        kept
+    };
     assert_eq!(
         Rc::strong_count(&shared),
         2,
@@ -455,31 +469,37 @@ fn leases_mutate_and_return_in_any_order_beside_shared_borrows() {
     pool.release(kept).unwrap();
     assert_eq!(Rc::strong_count(&shared), 1);
     assert_eq!(pool.stats().free, 4);
+    pool.check_consistency().unwrap();
 }
 
 #[test]
 fn a_lease_can_grow_the_pool_while_objects_and_chunks_are_borrowed() {
     let mut pool = Pool::<Grower>::new();
     let first = grown(&mut pool, 7);
-    let read = pool.get(first).unwrap();
-    let mut chunks_walk = pool.iter();
-    let leases: Vec<_> = (0..9)
-        .map(|v| pool.acquire(|g| g.0.value = v).unwrap())
-        .collect();
-    assert_eq!(pool.stats().chunks, 3);
-    assert!(pool.acquire(|_| {}).is_err());
-    assert_eq!(read.0.value, 7);
-    assert_eq!(chunks_walk.next().map(|(h, _)| h), Some(first));
-    assert!(chunks_walk.next().is_none());
-    let sum: u32 = leases.iter().map(|l| l.0.value).sum();
-    assert_eq!(sum, 36);
-    let kept: Vec<_> = leases.into_iter().map(crate::Lease::into_handle).collect();
-    assert_eq!(pool.iter().count(), 10);
+    let kept: Vec<_> = {
+        let lender = pool.lender();
+        let read = lender.get(first).unwrap();
+        let mut chunks_walk = lender.iter();
+        let leases: Vec<_> = (0..9)
+            .map(|v| lender.acquire(|g| g.0.value = v).unwrap())
+            .collect();
+        assert_eq!(lender.stats().chunks, 3);
+        assert!(lender.acquire(|_| {}).is_err());
+        assert_eq!(read.0.value, 7);
+        assert_eq!(chunks_walk.next().map(|(h, _)| h), Some(first));
+        assert!(chunks_walk.next().is_none());
+        let sum: u32 = leases.iter().map(|l| l.0.value).sum();
+        assert_eq!(sum, 36);
+        let kept: Vec<_> = leases.into_iter().map(crate::Lease::into_handle).collect();
+        assert_eq!(lender.iter().count(), 10);
+        kept
+    };
     for handle in kept {
         pool.release(handle).unwrap();
     }
     pool.release(first).unwrap();
     assert_eq!(pool.shrink(), 7);
+    pool.check_consistency().unwrap();
 }
 
 #[test]
@@ -491,13 +511,14 @@ fn growing_fills_a_place_in_the_chunk_table_an_iterator_is_walking() {
         2,
         "the table exists, its second place empty"
     );
-    let mut walk = pool.iter();
+    let lender = pool.lender();
+    let mut walk = lender.iter();
     let (first, _) = walk.next().unwrap();
-    let in_grown_chunk = pool.get(handles[3]).unwrap();
+    let in_grown_chunk = lender.get(handles[3]).unwrap();
     let leases: Vec<_> = (0..6)
-        .map(|v| pool.acquire(|g| g.0.value = v).unwrap())
+        .map(|v| lender.acquire(|g| g.0.value = v).unwrap())
         .collect();
-    assert_eq!(pool.stats().chunks, 3, "the second place was filled");
+    assert_eq!(lender.stats().chunks, 3, "the second place was filled");
     assert_eq!(first, handles[0]);
     let rest: Vec<_> = walk.map(|(h, g)| (h, g.0.value)).collect();
     assert_eq!(rest, [(handles[1], 1), (handles[2], 2), (handles[3], 3)]);
@@ -505,13 +526,42 @@ fn growing_fills_a_place_in_the_chunk_table_an_iterator_is_walking() {
     assert_eq!(leases.iter().map(|l| l.0.value).sum::<u32>(), 15);
 }
 
+/// Finding 1 of the thread-safety issue, single-threaded: iterating through a lender while its
+/// leases build slots and turn into handles. The walk sees built slots only, and under Miri
+/// every object it reaches is initialised and not borrowed mutably.
 #[test]
-fn a_reset_that_panics_in_a_lease_drop_leaves_the_object_live() {
+fn iterating_a_lender_while_its_leases_build_slots_reads_only_built_ones() {
+    let mut pool = Pool::<Probe, Fail, crate::Inline<128, 2>>::new();
+    for v in 0..10 {
+        pool.create(|p| p.value = v).unwrap();
+    }
+    let lender = pool.lender();
+    let mut seen = Vec::new();
+    for (i, (handle, probe)) in lender.iter().enumerate() {
+        if i == 0 {
+            for v in 0..60 {
+                lender.acquire(|p| p.value = 100 + v).unwrap().into_handle();
+            }
+        }
+        seen.push((handle.index(), probe.value));
+    }
+    // The first word's bits were read before the leases set theirs; those of slots 64 to 69
+    // are in the next word, read after.
+    assert_eq!(seen.len(), 16, "the words ahead of the walk are read as it reaches them");
+    assert_eq!(&seen[10..], &(64..70).map(|i| (i, 90 + i as u32)).collect::<Vec<_>>()[..]);
+    assert_eq!(&seen[..10], &(0..10).map(|v| (v as usize, v)).collect::<Vec<_>>()[..]);
+    assert_eq!(lender.len(), 70);
+    drop(lender);
+    pool.check_consistency().unwrap();
+}
+
+#[test]
+fn a_reset_that_panics_in_a_lease_drop_retires_the_slot() {
     extern crate std;
     struct Brittle(u32);
 
     impl Pooled for Brittle {
-        const SIZE: usize = 1;
+        const SIZE: usize = 2;
         type Strategy = Fail;
 
         fn blank(_: PoolToken<'_, Self>) -> Self {
@@ -528,17 +578,23 @@ fn a_reset_that_panics_in_a_lease_drop_leaves_the_object_live() {
 
     let mut pool = Pool::<Brittle>::new();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let lease = pool.acquire(|b| b.0 = 13).unwrap();
+        let lender = pool.lender();
+        let lease = lender.acquire(|b| b.0 = 13).unwrap();
         drop(lease);
     }));
     assert!(outcome.is_err());
     let stats = pool.stats();
-    assert_eq!((stats.live, stats.leased, stats.free), (1, 0, 0));
-    let (handle, object) = pool.iter().next().unwrap();
-    assert_eq!(object.0, 13);
-    pool.get_mut(handle).unwrap().0 = 1;
-    pool.release(handle).unwrap();
-    assert_eq!(pool.stats().free, 1);
+    assert_eq!(
+        (stats.live, stats.leased, stats.free, stats.retired),
+        (0, 0, 1, 1),
+        "the half-reset object is out of use, counted"
+    );
+    assert_eq!((stats.created, stats.released), (1, 1));
+    assert_eq!(pool.iter().count(), 0, "and seen by no one");
+    pool.check_consistency().unwrap();
+    let other = pool.create(|b| b.0 = 1).unwrap();
+    assert_eq!(other.index(), 1, "the other slot is used");
+    assert!(pool.create(|_| {}).is_err());
 }
 
 #[test]
@@ -547,16 +603,20 @@ fn a_released_slot_is_not_iterated_and_a_lease_in_it_only_once_kept() {
     let a = filled(&mut pool, 1);
     let b = filled(&mut pool, 2);
     pool.release(a).unwrap();
-    let lease = pool.acquire(|p| p.value = 3).unwrap();
-    assert_eq!(
-        pool.iter().map(|(h, _)| h).collect::<Vec<_>>(),
-        [b],
-        "neither the released object nor the lease now in its slot is iterated"
-    );
-    let kept = lease.into_handle();
+    let kept = {
+        let lender = pool.lender();
+        let lease = lender.acquire(|p| p.value = 3).unwrap();
+        assert_eq!(
+            lender.iter().map(|(h, _)| h).collect::<Vec<_>>(),
+            [b],
+            "neither the released object nor the lease now in its slot is iterated"
+        );
+        let kept = lease.into_handle();
+        let values: Vec<u32> = lender.iter().map(|(_, p)| p.value).collect();
+        assert_eq!(values, [3, 2]);
+        kept
+    };
     assert_eq!(kept.index(), a.index());
-    let values: Vec<u32> = pool.iter().map(|(_, p)| p.value).collect();
-    assert_eq!(values, [3, 2]);
     pool.release(b).unwrap();
     assert_eq!(pool.iter_mut().count(), 1);
     pool.retain(|_| true);
@@ -570,37 +630,39 @@ fn no_handle_reaches_a_slot_without_a_live_object_whatever_its_version() {
     let live = filled(&mut pool, 1);
     let released = filled(&mut pool, 2);
     pool.release(released).unwrap();
-    let mut lease = pool.acquire(|p| p.value = 3).unwrap();
-    // The free list is last in, first out: the lease holds the released slot, 1.
-    assert_eq!(released.index(), 1);
-    assert_eq!(
-        pool.acquire(|_| {}).map(|_| ()),
-        Ok(()),
-        "and slots 2 and 3 are free"
-    );
     let first = pool.version_of(0);
-    let mut reached = Vec::new();
-    // Every handle carries an odd version (`Handle::new` insists): try each odd one near the
-    // pool's start.
-    for index in 0..6 {
-        for step in (1..32).step_by(2) {
-            let version = NonZeroU32::new(first.wrapping_add(step)).unwrap_or(NonZeroU32::MIN);
-            let handle = Handle::new(index, version);
-            if pool.get(handle).is_some() || pool.contains(handle) {
-                reached.push(handle);
-            }
-        }
+    let handles = || {
+        (0..6).flat_map(move |index| {
+            (1..32).step_by(2).map(move |step| {
+                let version =
+                    NonZeroU32::new(first.wrapping_add(step)).unwrap_or(NonZeroU32::MIN);
+                Handle::new(index, version)
+            })
+        })
+    };
+    {
+        let lender = pool.lender();
+        let mut lease = lender.acquire(|p| p.value = 3).unwrap();
+        // The free list is last in, first out: the lease holds the released slot, 1.
+        assert_eq!(released.index(), 1);
+        assert_eq!(
+            lender.acquire(|_| {}).map(|_| ()),
+            Ok(()),
+            "and slots 2 and 3 are free"
+        );
+        // Every handle carries an odd version (`Handle::new` insists): try each odd one near
+        // the pool's start.
+        let reached: Vec<_> = handles()
+            .filter(|&h| lender.get(h).is_some() || lender.contains(h))
+            .collect();
+        lease.value += 1;
+        assert_eq!(reached, [live], "only the live object's own handle reaches it");
     }
-    lease.value += 1;
-    assert_eq!(
-        reached,
-        [live],
-        "only the live object's own handle reaches it"
-    );
-    drop(lease);
-    for step in (1..32).step_by(2) {
-        let version = NonZeroU32::new(first.wrapping_add(step)).unwrap_or(NonZeroU32::MIN);
-        let handle = Handle::new(1, version);
+    let reached: Vec<_> = handles()
+        .filter(|&h| pool.get(h).is_some() || pool.contains(h))
+        .collect();
+    assert_eq!(reached, [live]);
+    for handle in handles().filter(|h| h.index() == 1) {
         assert!(pool.release(handle).is_err(), "{handle:?}");
     }
     assert_eq!(pool.len(), 1);
@@ -635,7 +697,7 @@ fn an_inline_slot_whose_version_would_wrap_is_retired() {
         Err(PoolFull::new(1)),
         "nothing left to build"
     );
-    assert!(pool.try_acquire(|_| {}).is_err());
+    assert!(pool.lender().try_acquire(|_| {}).is_err());
     assert_eq!(pool.iter().count(), 0);
 }
 
@@ -644,25 +706,31 @@ fn inline_slots_are_built_through_shared_borrows_of_the_others() {
     let shared = Rc::new(());
     let mut pool = InlineProbes::<4>::new();
     let a = pool.create(|p| p.value = 1).unwrap();
-    let first = pool.get(a).unwrap();
-    let mut iter = pool.iter();
-    // Each lease builds a slot past every one borrowed.
-    let mut b = pool.try_acquire(|p| p.value = 2).unwrap();
-    let c = pool
-        .try_acquire(|p| p.owned = Some(Rc::clone(&shared)))
-        .unwrap();
-    b.value += 10;
-    assert_eq!(iter.next().map(|(_, p)| p.value), Some(1));
-    assert_eq!(first.value + b.value + c.value, 13);
-    let kept = b.into_handle();
-    drop(c);
-    assert_eq!(
-        Rc::strong_count(&shared),
-        1,
-        "let go when the lease went back"
-    );
+    let kept = {
+        let lender = pool.lender();
+        let first = lender.get(a).unwrap();
+        let mut iter = lender.iter();
+        // Each lease builds a slot past every one borrowed.
+        let mut b = lender.try_acquire(|p| p.value = 2).unwrap();
+        let c = lender
+            .try_acquire(|p| p.owned = Some(Rc::clone(&shared)))
+            .unwrap();
+        b.value += 10;
+        assert_eq!(iter.next().map(|(_, p)| p.value), Some(1));
+        assert_eq!(first.value + b.value + c.value, 13);
+        let kept = b.into_handle();
+        drop(c);
+        assert_eq!(
+            Rc::strong_count(&shared),
+            1,
+            "let go when the lease went back"
+        );
+        assert_eq!(lender.get(kept).map(|p| p.value), Some(12));
+        kept
+    };
     assert_eq!(pool.get(kept).map(|p| p.value), Some(12));
     assert_eq!(pool.stats().free, 2);
+    pool.check_consistency().unwrap();
 }
 
 #[test]
@@ -672,13 +740,17 @@ fn an_inline_pool_drops_and_clones_only_its_built_slots() {
     let a = pool.create(|p| p.owned = Some(Rc::clone(&shared))).unwrap();
     let b = pool.create(|p| p.value = 2).unwrap();
     pool.release(b).unwrap();
-    let lease = pool.try_acquire(|p| p.value = 3).unwrap();
+    // A lease forgotten: its slot stays lent, and is free in a copy.
+    core::mem::forget(pool.lender().try_acquire(|p| p.value = 3).unwrap());
     let copy = pool.clone();
-    drop(lease);
     assert_eq!(Rc::strong_count(&shared), 3);
-    assert_eq!(copy.stats().free, 3);
+    assert_eq!((copy.stats().free, copy.stats().leased), (3, 0));
+    assert_eq!((pool.stats().free, pool.stats().leased), (2, 1));
     assert!(copy.get(a).is_some_and(|p| p.owned.is_some()));
+    copy.check_consistency().unwrap();
+    pool.check_consistency().unwrap();
     drop(pool);
     drop(copy);
     assert_eq!(Rc::strong_count(&shared), 1);
 }
+

@@ -12,7 +12,7 @@
 //! same sequences, single-threaded ([`run_sync`]).
 
 use pooling::{
-    Evict, Evictable, Fail, Grow, Handle, Heap, Inline, Lease, Panic, Pool, PoolFull, Pooled,
+    Evict, Evictable, Fail, Grow, Handle, Heap, Inline, Lease, Lender, Panic, Pool, PoolFull, Pooled,
     Reset, Storage, SyncPool, TotalOrder,
 };
 use serde::Serialize;
@@ -290,7 +290,7 @@ pub(crate) trait Strategy<T: Object, B: Storage>: Sized {
     fn create(pool: &mut Pool<T, Self, B>, id: u64, held: &Rc<()>) -> Created<T>;
     /// The strategy's `acquire`, or `try_acquire` where `acquire` would panic.
     fn acquire<'a>(
-        pool: &'a Pool<T, Self, B>,
+        pool: &'a Lender<'_, T, Self, B>,
         id: u64,
         held: &Rc<()>,
     ) -> Result<Lease<'a, T>, PoolFull>;
@@ -314,7 +314,7 @@ impl<T: Object, B: Storage> Strategy<T, B> for Fail {
     }
 
     fn acquire<'a>(
-        pool: &'a Pool<T, Self, B>,
+        pool: &'a Lender<'_, T, Self, B>,
         id: u64,
         held: &Rc<()>,
     ) -> Result<Lease<'a, T>, PoolFull> {
@@ -333,7 +333,7 @@ impl<T: Object, B: Storage> Strategy<T, B> for Panic {
     }
 
     fn acquire<'a>(
-        pool: &'a Pool<T, Self, B>,
+        pool: &'a Lender<'_, T, Self, B>,
         id: u64,
         held: &Rc<()>,
     ) -> Result<Lease<'a, T>, PoolFull> {
@@ -347,7 +347,7 @@ impl<T: Object + Evictable, B: Storage> Strategy<T, B> for Evict {
     }
 
     fn acquire<'a>(
-        pool: &'a Pool<T, Self, B>,
+        pool: &'a Lender<'_, T, Self, B>,
         id: u64,
         held: &Rc<()>,
     ) -> Result<Lease<'a, T>, PoolFull> {
@@ -365,7 +365,7 @@ impl<T: Object, const MAX: usize> Strategy<T, Heap> for Grow<MAX> {
     }
 
     fn acquire<'a>(
-        pool: &'a Pool<T, Self>,
+        pool: &'a Lender<'_, T, Self>,
         id: u64,
         held: &Rc<()>,
     ) -> Result<Lease<'a, T>, PoolFull> {
@@ -683,13 +683,14 @@ fn apply_untrapped<T: Object, S: Strategy<T, B>, B: Storage>(
         Op::Foreign { pick, leased } => {
             let handle = model.foreign[pick % model.foreign.len()];
             {
+                let lender = pool.lender();
                 let lease = leased
-                    .then(|| S::acquire(pool, 9999, &model.held).ok())
+                    .then(|| S::acquire(&lender, 9999, &model.held).ok())
                     .flatten();
                 let in_use = model.live.len() + usize::from(lease.is_some());
                 model.peak = model.peak.max(in_use);
-                assert!(pool.get(handle).is_none(), "foreign {handle:?} reached");
-                assert!(!pool.contains(handle));
+                assert!(lender.get(handle).is_none(), "foreign {handle:?} reached");
+                assert!(!lender.contains(handle));
                 drop(lease);
             }
             assert!(pool.get_mut(handle).is_none(), "foreign {handle:?} reached");
@@ -781,15 +782,17 @@ fn lease<T: Object, S: Strategy<T, B>, B: Storage>(
     let before = pool.stats();
     let mut kept = Vec::new();
     {
+        let pool = pool.lender();
         let leases: Vec<_> = (0..count)
-            .map_while(|i| S::acquire(pool, 9000 + i as u64, &model.held).ok())
+            .map_while(|i| S::acquire(&pool, 9000 + i as u64, &model.held).ok())
             .collect();
         let stats = pool.stats();
         assert_eq!(stats.leased, leases.len());
         model.peak = model.peak.max(model.live.len() + leases.len());
         assert_eq!(stats.live, before.live);
+        assert_eq!(pool.len(), before.live, "leases are not live");
         assert_eq!(
-            live_objects(pool).len(),
+            pool.iter().count(),
             model.live.len(),
             "iteration skips leases"
         );
@@ -898,10 +901,10 @@ fn trap<T: Object, S: Strategy<T, B>, B: Storage>(
         },
         Entry::TryCreate => pool.try_create(|o| o.fill(7001, &held)).ok(),
         Entry::Acquire => {
-            drop(S::acquire(pool, 7002, &held));
+            drop(S::acquire(&pool.lender(), 7002, &held));
             None
         }
-        Entry::AcquireKeep => S::acquire(pool, 7003, &held).ok().map(Lease::into_handle),
+        Entry::AcquireKeep => (S::acquire(&pool.lender(), 7003, &held).ok()).map(Lease::into_handle),
         Entry::Release | Entry::GuardDrop => {
             if let Some(handle) = handle {
                 let _ = pool.release(handle);
@@ -934,7 +937,6 @@ fn trap<T: Object, S: Strategy<T, B>, B: Storage>(
             entry,
             Entry::Release | Entry::GuardDrop | Entry::ReleaseAll | Entry::Retain
         );
-    let may_adopt = fired && matches!(entry, Entry::Acquire | Entry::AcquireKeep);
     let created = outcome.flatten();
     let now: HashMap<Handle<T>, u64> = live_objects(pool).into_iter().collect();
     for (handle, id) in model.live.clone() {
@@ -966,10 +968,8 @@ fn trap<T: Object, S: Strategy<T, B>, B: Storage>(
                 "{entry:?} made {handle:?}"
             );
         } else {
-            assert!(may_adopt, "{entry:?} with {hook:?}: {handle:?} appeared");
-            // A lease whose reset panicked as it dropped: its object stays, live.
-            model.live.insert(handle, id);
-            model.tainted.insert(handle);
+            // A lease whose reset panicked as it dropped retires its slot: no object appears.
+            panic!("{entry:?} with {hook:?}: {handle:?} appeared");
         }
     }
     let stats = pool.stats();

@@ -1,4 +1,4 @@
-//! While a lease is out the pool is borrowed: `get_mut` needs it exclusively. Drop the lease first.
+//! While a lease is out its lender holds the pool: `get_mut` needs the pool. Drop the lease and the lender first, or read through the lender.
 
 use pooling::Pooled;
 
@@ -11,7 +11,8 @@ struct Scratch {
 fn main() {
     let mut pool = ScratchPool::new();
     let handle = pool.create(|_| {}).unwrap();
-    let lease = pool.acquire(|_| {}).unwrap();
+    let lender = pool.lender();
+    let lease = lender.acquire(|_| {}).unwrap();
     pool.get_mut(handle).unwrap().points.clear();
     drop(lease);
 }

@@ -1,4 +1,4 @@
-//! While a lease is out the pool is borrowed: `retain` needs it exclusively. Drop the lease first.
+//! While a lease is out its lender holds the pool: `retain` needs the pool. Drop the lease and the lender first.
 
 use pooling::Pooled;
 
@@ -10,7 +10,8 @@ struct Scratch {
 
 fn main() {
     let mut pool = ScratchPool::new();
-    let lease = pool.acquire(|_| {}).unwrap();
+    let lender = pool.lender();
+    let lease = lender.acquire(|_| {}).unwrap();
     pool.retain(|s| !s.points.is_empty());
     drop(lease);
 }

@@ -1,4 +1,4 @@
-//! A lease borrows its pool and cannot outlive it: keep the pool alive longer, or turn the lease into a handle.
+//! A lease borrows its pool's lender and cannot outlive it: keep the pool and its lender alive longer, or turn the lease into a handle.
 
 use pooling::{Lease, Pooled};
 
@@ -9,8 +9,8 @@ struct Scratch {
 }
 
 fn scratch_buffer() -> Lease<'static, Scratch> {
-    let pool = ScratchPool::new();
-    pool.acquire(|_| {}).unwrap()
+    let mut pool = ScratchPool::new();
+    pool.lender().acquire(|_| {}).unwrap()
 }
 
 fn main() {

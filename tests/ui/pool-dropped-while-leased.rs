@@ -9,8 +9,9 @@ struct Scratch {
 }
 
 fn main() {
-    let pool = ScratchPool::new();
-    let lease = pool.acquire(|_| {}).unwrap();
+    let mut pool = ScratchPool::new();
+    let lender = pool.lender();
+    let lease = lender.acquire(|_| {}).unwrap();
     drop(pool);
     drop(lease);
 }

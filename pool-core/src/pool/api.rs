@@ -2,8 +2,7 @@
 
 use super::Pool;
 use crate::limits;
-use crate::pool::lease::Lease;
-use crate::storage::{Slots, Storage};
+use crate::storage::Storage;
 use crate::{Handle, PoolFull, Pooled, StaleHandle, Stats};
 
 impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
@@ -25,7 +24,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     #[inline]
     #[doc(alias = "count_all", alias = "CountAll")]
     pub fn capacity(&self) -> usize {
-        self.storage.capacity()
+        self.books().capacity()
     }
 
     /// The number of live objects: those reachable by handle. Leased objects are counted apart,
@@ -38,6 +37,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// # struct Spark { heat: u32 }
     /// let mut pool = SparkPool::new();
     /// let spark = pool.try_create(|_| {})?;
+    /// let pool = pool.lender();
     /// let _lease = pool.try_acquire(|_| {})?;
     /// assert_eq!(pool.len(), 1); // the lease is not counted
     /// assert_eq!(pool.stats().leased, 1);
@@ -46,7 +46,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     #[inline]
     #[doc(alias = "count_active", alias = "CountActive", alias = "count")]
     pub fn len(&self) -> usize {
-        self.counts.live()
+        self.books().len()
     }
 
     /// Whether no object is live.
@@ -84,7 +84,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     #[inline]
     pub fn is_full(&self) -> bool {
-        self.counts.in_use() + self.counts.retired() >= self.capacity()
+        self.books().is_full()
     }
 
     /// Takes a free slot, hands its blank object to `init`, and returns the object's handle; an
@@ -139,41 +139,10 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         &mut self,
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Result<Handle<T>, PoolFull> {
-        self.create_in_free_slot(init).ok_or_else(|| self.refuse())
-    }
-
-    /// Lends a blank object, set up by `init`, through `&self`, if a slot is free: many leases
-    /// can be out at once, and each gives its object back, reset, when it drops. See [`Lease`].
-    ///
-    /// Like [`try_create`](Pool::try_create), it never panics, evicts or grows, whatever the
-    /// strategy.
-    ///
-    /// `init` may reach the pool (through `&Pool`, a thread-local pool): the slot it fills is
-    /// counted as lent while it runs, so an `acquire` from `init` sees it in use. If `init`, or
-    /// the reset before it, panics, the slot goes back to the free list and nothing is counted.
-    ///
-    /// ```
-    /// # use pooling::Pooled;
-    /// # #[derive(Pooled)]
-    /// # #[pool(size = 2)]
-    /// # struct Scratch { points: Vec<[f32; 3]> }
-    /// let pool = ScratchPool::new();
-    /// let mut a = pool.try_acquire(|_| {})?;
-    /// let mut b = pool.try_acquire(|_| {})?;
-    /// a.points.push([1.0; 3]);
-    /// b.points.extend_from_slice(&a.points);
-    /// assert!(pool.try_acquire(|_| {}).is_err()); // both slots are lent
-    /// drop(a);
-    /// assert!(pool.try_acquire(|_| {}).is_ok());
-    /// # Ok::<(), pooling::PoolFull>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`PoolFull`] when no slot is free; `init` is not called and nothing changes but
-    /// [`Stats::failed`].
-    #[inline]
-    pub fn try_acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
-        self.lend(init).ok_or_else(|| self.refuse())
+        match self.books_mut().create(init) {
+            Some(handle) => Ok(handle),
+            None => Err(self.refuse()),
+        }
     }
 
     /// The object `handle` names, or `None` once it has been released, or if the handle is from
@@ -193,7 +162,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     #[inline]
     pub fn get(&self, handle: Handle<T>) -> Option<&T> {
-        self.storage.slot(handle.index())?.get(handle)
+        self.books().get(handle)
     }
 
     /// The object `handle` names, mutably, or `None` once it has been released.
@@ -213,8 +182,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     #[inline]
     pub fn get_mut(&mut self, handle: Handle<T>) -> Option<&mut T> {
-        let (slot, _) = self.storage.slot_mut(handle.index())?;
-        slot.get_mut(handle)
+        self.books_mut().get_mut(handle)
     }
 
     /// Whether `handle` names a live object of this pool.
@@ -234,9 +202,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     #[inline]
     #[doc(alias = "contains_key")]
     pub fn contains(&self, handle: Handle<T>) -> bool {
-        self.storage
-            .slot(handle.index())
-            .is_some_and(|slot| slot.matches(handle))
+        self.books().contains(handle)
     }
 
     /// Resets the object `handle` names and frees its slot, in O(1).
@@ -273,23 +239,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         alias = "recycle"
     )]
     pub fn release(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
-        let retired_at = self.storage.retired_at();
-        let index = handle.index();
-        if let Some((slot, bit)) = self.storage.first_slot_mut(index) {
-            if !slot.matches_mut(handle) {
-                return Err(StaleHandle::new(handle));
-            }
-            Self::vacate(
-                slot,
-                &bit,
-                index,
-                retired_at,
-                &mut self.free,
-                &mut self.counts,
-            );
-            return Ok(());
-        }
-        self.release_past_first(handle)
+        self.books_mut().release(handle)
     }
 
     /// Releases every live object at once: the per-frame reset of a scratch pool. Every
@@ -328,23 +278,81 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     #[doc(alias = "count_inactive", alias = "CountInactive")]
     pub fn stats(&self) -> Stats {
-        let _locked = self.lock.lock();
-        let counts = &self.counts;
-        let (live, leased, retired) = (counts.live(), counts.leased(), counts.retired());
-        let capacity = self.capacity();
-        Stats {
-            capacity,
-            live,
-            leased,
-            free: capacity - live - leased - retired,
-            high_water: counts.high_water(),
-            created: counts.created(),
-            released: counts.released(),
-            failed: counts.failed(),
-            evicted: counts.evicted(),
-            chunks: self.storage.chunk_count(),
-            retired,
-            waited: 0,
-        }
+        self.books().stats()
+    }
+
+    /// Counts a refusal, and the error saying so.
+    #[cold]
+    pub(crate) fn refuse(&mut self) -> PoolFull {
+        self.books_mut().fail();
+        PoolFull::new(self.capacity())
+    }
+
+    /// Counts a refusal, and panics saying so.
+    #[cold]
+    #[track_caller]
+    pub(crate) fn panic_full(&mut self) -> ! {
+        self.books_mut().fail();
+        limits::panic_full(T::NAME, self.capacity(), self.books().high_water());
+    }
+
+    /// Not a method of `Pool`: a pool lends through its [`Lender`](crate::Lender). Here so that
+    /// a call says so at compile time.
+    #[doc(hidden)]
+    pub fn acquire<F>(&self, init: F) -> Result<crate::Lease<'_, T>, PoolFull>
+    where
+        Self: LendsThroughItsLender<T>,
+    {
+        LendsThroughItsLender::lend(self, init)
+    }
+
+    /// Not a method of `Pool`: a pool lends through its [`Lender`](crate::Lender). Here so that
+    /// a call says so at compile time.
+    #[doc(hidden)]
+    pub fn try_acquire<F>(&self, init: F) -> Result<crate::Lease<'_, T>, PoolFull>
+    where
+        Self: LendsThroughItsLender<T>,
+    {
+        LendsThroughItsLender::lend(self, init)
+    }
+}
+
+/// Implemented by no type: the bound of the `acquire` a `Pool` does not have, whose message
+/// points to its lender.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a `Pool` lends objects through its `Lender`, which holds it mutably: `let pool = pool.lender();` then `pool.acquire(...)`",
+    label = "`acquire` and `try_acquire` are methods of `pooling::Lender`, from `Pool::lender(&mut self)`",
+    note = "for a pool that many threads lease from at once, use a `SyncPool`: `#[pool(size = N, sync)]`"
+)]
+pub trait LendsThroughItsLender<T: Pooled> {
+    /// Never called: no type implements the trait.
+    fn lend<F>(&self, init: F) -> Result<crate::Lease<'_, T>, PoolFull>;
+}
+
+#[cfg(feature = "alloc")]
+impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
+    /// Walks every slot, occupancy bit, free-list entry and count, and says what disagrees
+    /// with what. For tests and fuzzers; O(capacity), and it allocates.
+    ///
+    /// # Errors
+    /// The first inconsistency found, described.
+    #[doc(hidden)]
+    pub fn check_consistency(&self) -> Result<(), alloc::string::String> {
+        self.books().check()
+    }
+}
+
+#[cfg(test)]
+impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
+    /// Sets the version of `handle`'s slot, counted from the pool's offset.
+    pub(crate) fn force_version(&mut self, handle: Handle<T>, version: u32) {
+        self.books_mut().force_version(handle, version);
+    }
+
+    /// The version that `force_version(handle, relative)` gives a slot: what a handle then
+    /// holds.
+    pub(crate) fn version_of(&self, relative: u32) -> u32 {
+        self.books().version_of(relative)
     }
 }

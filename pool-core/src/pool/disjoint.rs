@@ -1,4 +1,4 @@
-use crate::storage::{Slots, Storage};
+use crate::storage::Storage;
 use crate::{Handle, Pool, Pooled};
 use core::array;
 use core::mem;
@@ -43,8 +43,8 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         order.sort_unstable_by_key(|&i| handles[i].index());
         let mut found: [Option<&mut T>; N] = array::from_fn(|_| None);
         let mut order = order.iter().peekable();
-        for chunk in self.storage.chunks_mut() {
-            let (base, mut rest) = (chunk.base, chunk.slots);
+        for chunk in self.books_mut().chunks_mut() {
+            let (base, words, mut rest) = (chunk.base, &*chunk.words, chunk.objects);
             // The index in the chunk of `rest[0]`: each slot found is split off the slots
             // before it, so the borrows never overlap, and a second handle to the same slot
             // finds it gone.
@@ -55,12 +55,15 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
                 if local >= start + rest.len() {
                     break;
                 }
-                let (slot, after) = mem::take(&mut rest)
+                let (object, after) = mem::take(&mut rest)
                     .get_mut(local.checked_sub(start)?..)?
                     .split_first_mut()?;
                 rest = after;
                 start = local + 1;
-                found[i] = Some(slot.get_mut(handle)?);
+                if words[local] != handle.to_bits() {
+                    return None;
+                }
+                found[i] = Some(object);
                 order.next();
             }
         }

@@ -49,7 +49,7 @@ impl<T: Pooled, S, B: Storage> IndexMut<Handle<T>> for Pool<T, S, B> {
 
 #[cold]
 #[track_caller]
-fn stale<T: Pooled>(handle: Handle<T>) -> ! {
+pub(crate) fn stale<T: Pooled>(handle: Handle<T>) -> ! {
     panic!(
         "{}[{handle}]: no live object has this handle: it was released, or is from another pool; \
          use `get` or `get_mut` where a handle may be stale",

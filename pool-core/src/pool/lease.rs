@@ -1,22 +1,20 @@
-use crate::pool::counts::Counts;
-use crate::slot::Taken;
-use crate::slot::free_list::FreeList;
+use crate::pool::books::lend::Ledger;
 use crate::slot::state::Place;
-use crate::storage::lock::Lock;
+use crate::storage::view::Taken;
 use crate::{Handle, Pooled};
 use core::fmt;
 use core::mem::ManuallyDrop;
 use core::ops::{Deref, DerefMut};
 use scopeguard::ScopeGuard;
 
-/// An object borrowed from a pool through `&Pool`, given back (reset, its slot freed) when the
-/// lease drops, exactly as [`release`](crate::Pool::release) would.
+/// An object borrowed from a pool through its [`Lender`](crate::Lender), given back (reset, its
+/// slot freed) when the lease drops, exactly as [`release`](crate::Pool::release) would.
 ///
-/// Get one from `acquire` or [`try_acquire`](crate::Pool::try_acquire). It derefs to the object,
-/// mutably. Many leases can be out at once; while any is, the borrow checker keeps the pool from
-/// being moved, dropped, or used through `&mut` (`get_mut`, `iter_mut`, `retain`,
-/// `release_all`, ...), and no lease outlives its pool. Iteration never yields a leased object.
-/// If the code holding a lease panics, the lease still gives its object back while unwinding.
+/// Get one from `acquire` or [`try_acquire`](crate::Lender::try_acquire). It derefs to the
+/// object, mutably. Many leases can be out at once; while any is, the borrow checker keeps the
+/// lender from being dropped (and so the pool from being used through `&mut`), and no lease
+/// outlives its lender. Iteration never yields a leased object. If the code holding a lease
+/// panics, the lease still gives its object back while unwinding.
 ///
 /// ```
 /// use pooling::Pooled;
@@ -27,51 +25,46 @@ use scopeguard::ScopeGuard;
 ///     points: Vec<[f32; 3]>,
 /// }
 ///
-/// let pool = ScratchPool::new();
+/// let mut pool = ScratchPool::new();
+/// let scratch = pool.lender();
 /// {
-///     let mut a = pool.acquire(|s| s.points.push([1.0, 0.0, 0.0]))?;
-///     let b = pool.acquire(|_| {})?; // a second lease at the same time
+///     let mut a = scratch.acquire(|s| s.points.push([1.0, 0.0, 0.0]))?;
+///     let b = scratch.acquire(|_| {})?; // a second lease at the same time
 ///     a.points.push([0.0, 1.0, 0.0]);
 ///     assert_eq!(a.points.len() + b.points.len(), 2);
-///     assert_eq!(pool.stats().leased, 2);
+///     assert_eq!(scratch.stats().leased, 2);
 /// } // both go back here, reset
-/// assert_eq!(pool.stats().leased, 0);
+/// assert_eq!(scratch.stats().leased, 0);
 ///
-/// let kept = pool.acquire(|s| s.points.push([0.0; 3]))?.into_handle();
-/// assert_eq!(pool.get(kept).unwrap().points.len(), 1);
+/// let kept = scratch.acquire(|s| s.points.push([0.0; 3]))?.into_handle();
+/// assert_eq!(scratch.get(kept).unwrap().points.len(), 1);
 /// # Ok::<(), pooling::PoolFull>(())
 /// ```
 ///
-/// A lease is neither `Send` nor `Sync`: it stays on the thread that took it, though other
-/// threads may take their own leases from the same pool (see [`Pool`](crate::Pool#sharing-a-pool-between-threads)).
-/// A lease that is forgotten
-/// (`mem::forget`) keeps its object out of the pool for good, counted in
-/// [`Stats::leased`](crate::Stats::leased): leaked, but never handed out again.
+/// A lease is neither `Send` nor `Sync`: it stays on the thread of its lender. A lease that is
+/// forgotten (`mem::forget`) keeps its object out of the pool for good, counted in
+/// [`Stats::leased`](crate::Stats::leased): leaked, but never handed out again. If the object's
+/// reset panics as the lease drops, its slot is retired rather than reused half reset, counted
+/// in [`Stats::retired`](crate::Stats::retired), as a [`SyncPool`](crate::SyncPool)'s is.
 pub struct Lease<'a, T: Pooled> {
     taken: Taken<'a, T>,
     index: usize,
-    place: Place<'a, T>,
-    free: &'a FreeList,
-    counts: &'a Counts,
-    lock: &'a Lock,
+    place: Place<'a>,
+    ledger: &'a Ledger<'a>,
 }
 
 impl<'a, T: Pooled> Lease<'a, T> {
     pub(crate) fn new(
         taken: Taken<'a, T>,
         index: usize,
-        place: Place<'a, T>,
-        free: &'a FreeList,
-        counts: &'a Counts,
-        lock: &'a Lock,
+        place: Place<'a>,
+        ledger: &'a Ledger<'a>,
     ) -> Self {
         Self {
             taken,
             index,
             place,
-            free,
-            counts,
-            lock,
+            ledger,
         }
     }
 
@@ -84,21 +77,19 @@ impl<'a, T: Pooled> Lease<'a, T> {
     /// # #[derive(Pooled)]
     /// # #[pool(size = 4)]
     /// # struct Request { body: Vec<u8> }
-    /// let pool = RequestPool::new();
-    /// let mut lease = pool.acquire(|_| {})?;
+    /// let mut pool = RequestPool::new();
+    /// let requests = pool.lender();
+    /// let mut lease = requests.acquire(|_| {})?;
     /// lease.body.extend_from_slice(b"GET /");
     /// let kept = lease.into_handle(); // worth keeping after all
-    /// assert_eq!(pool.get(kept).unwrap().body, b"GET /");
-    /// assert_eq!(pool.len(), 1);
+    /// assert_eq!(requests.get(kept).unwrap().body, b"GET /");
+    /// assert_eq!(requests.len(), 1);
     /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     pub fn into_handle(self) -> Handle<T> {
-        // Not dropped: the object stays, now live.
+        // Not dropped: the object stays, now live. The lease's charge of it ends here.
         let this = ManuallyDrop::new(self);
-        let _locked = this.lock.lock();
-        this.place.make_live(this.index);
-        this.counts.keep_lease();
-        this.place.slot().handle(this.index)
+        this.ledger.keep(this.index, &this.place)
     }
 }
 
@@ -120,20 +111,14 @@ impl<T: Pooled> DerefMut for Lease<'_, T> {
 
 impl<T: Pooled> Drop for Lease<'_, T> {
     fn drop(&mut self) {
-        // A reset that panics leaves the object half reset: rather than free it so, make it
-        // live, where iteration, `retain` or `release_all` can still reach and release it. The
-        // lease is not used after that.
-        let (index, place, counts, lock) = (self.index, &self.place, self.counts, self.lock);
-        let keep_live = scopeguard::guard((), |()| {
-            let _locked = lock.lock();
-            place.make_live(index);
-            counts.keep_lease();
-        });
+        // A reset that panics leaves the object half reset: the slot is retired, as a sync
+        // pool's is, so that no one sees the object again (no handle names a lease's object,
+        // and made live it would be one nobody created, reached by iteration).
+        let (place, ledger) = (&self.place, self.ledger);
+        let retire = scopeguard::guard((), |()| ledger.retire(place));
         self.taken.get_mut().reset_at_release();
-        ScopeGuard::into_inner(keep_live);
-        let _locked = self.lock.lock();
-        self.counts.return_lease();
-        self.place.unlend(self.index, self.free);
+        ScopeGuard::into_inner(retire);
+        self.ledger.give_back(self.index, &self.place);
     }
 }
 

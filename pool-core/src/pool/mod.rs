@@ -1,16 +1,14 @@
 //! The pool: the struct and its constructors. What it does is in `api` (one object at a time),
 //! `scan` (every live object) and `engine` (the slot engine under both).
 
-mod api;
-#[cfg(feature = "alloc")]
-mod check;
+pub(crate) mod api;
+pub(crate) mod books;
 mod clone;
-pub(crate) mod counts;
 mod disjoint;
-mod engine;
-mod index;
+pub(crate) mod index;
 pub(crate) mod iter;
 pub(crate) mod lease;
+pub(crate) mod lender;
 #[cfg(feature = "rayon")]
 pub(crate) mod par;
 mod scan;
@@ -20,13 +18,9 @@ pub(crate) mod stats;
 
 use crate::Pooled;
 use crate::limits;
-use crate::pool::counts::Counts;
-use crate::pooled::blank;
-use crate::slot::free_list::FreeList;
-#[cfg(feature = "alloc")]
-use crate::storage::HeapSlots;
-use crate::storage::lock::Lock;
-use crate::storage::{Heap, Inline, InlineSlots, Storage};
+use crate::pool::books::Books;
+use crate::pool::lender::Lender;
+use crate::storage::{Heap, Inline, Storage};
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -76,74 +70,31 @@ use core::marker::PhantomData;
 /// pool grows): free slots are threaded into a list, and a slot's object is reset in place
 /// when released. Iteration visits live objects only, skipping free slots 64 at a time.
 ///
-/// # Sharing a pool between threads
+/// # Leases and threads
 ///
-/// A pool is [`Send`] when `T` is, and [`Sync`] when `T` is `Send + Sync` (with the `std`
-/// feature, on targets with 64-bit atomics), as slotmap's `SlotMap` is: it fits an
-/// `Arc<RwLock<_>>`, a `static` `LazyLock<RwLock<_>>` or a Bevy `Resource`, and threads sharing
-/// one `&Pool` read it (`get`, iteration, [`stats`](Pool::stats)) and lease objects from it
-/// ([`try_acquire`](Pool::try_acquire), `acquire`) at once: no slot is lent twice, and the stats
-/// add up once they are done.
+/// A pool changes only through `&mut self`, so it can be read from many threads at once: it is
+/// [`Send`] when `T` is and [`Sync`] when `T` is, by the compiler's own rules (no atomics, no
+/// lock), as slotmap's `SlotMap` is. It fits an `Arc<RwLock<_>>`, a `static`
+/// `LazyLock<RwLock<_>>` or a Bevy `Resource`: readers share it, a writer takes it whole.
 ///
-/// The `&self` paths that change the pool hold a short spin lock: taking a slot for a lease (and
-/// the high-water mark), a lease's give-back after its reset, `into_handle`, growth through
-/// `acquire` (adding the chunk, once built) and an inline slot built on first use, `stats`, and
-/// the snapshots of `clone` and `serialize`. No user code runs under it: `init`, resets,
-/// `Default`, `Clone` and `Serialize` run outside, and may use the pool again. One thread at a
-/// time builds blank objects to grow the pool; the others wait for it. `get`, `contains`,
-/// iteration, `len` and `is_full` take no lock (while other threads lease, the last two are of
-/// a moment that may already be gone). Through `&mut self` (`create`, `release`, `get_mut`,
-/// `retain`...) the pool takes no lock and its atomics are plain loads and stores.
-///
-/// Without `std`, or without 64-bit atomics, the pool is not `Sync`: its books are cells, and a
-/// shared pool sits behind the program's own lock (a critical-section mutex on firmware).
+/// To lend objects for a scope, take a [`Lender`] from [`lender`](Pool::lender): it holds the
+/// pool's `&mut` and lends through `&self`, any number of [`Lease`](crate::Lease)s at once, on
+/// one thread. For a pool whose `create`, `release` and leases threads use at once, use a
+/// [`SyncPool`](crate::SyncPool) (`#[pool(size = N, sync)]`).
 ///
 /// Code generic over the storage too names [`Storage`] as a bound:
 /// `fn f<T: Pooled, S, B: Storage>(pool: &mut Pool<T, S, B>)`.
 pub struct Pool<T: Pooled, S = <T as Pooled>::Strategy, B: Storage = Heap> {
-    // Invariants, kept by every method:
-    // - a slot is live exactly when its version is odd, and exactly then its occupancy bit is
-    //   set (kept by `slot/state.rs`, the only code that changes either); `counts.live` counts
-    //   live slots;
-    // - the live slots, the slots on `free`, the slots lent to leases (each held by one
-    //   `Taken`) and the retired slots partition the built slots of `storage` (inline storage
-    //   builds slots on first use; heap storage builds them all up front);
-    // - a live slot's version is the one in the handle that made it live; every handle carries
-    //   an odd version, so no handle ever matches a slot without a live object, from this pool
-    //   or any other; a slot moves to its next version whenever it stops being live, and a chunk
-    //   given back by `shrink` passes its highest version on to any chunk grown in its place;
-    // - a live object is mutated only through `&mut Pool`.
-    pub(crate) storage: B::Slots<T>,
-    pub(crate) free: FreeList,
-    pub(crate) counts: Counts,
-    /// Held by every `&self` path that changes `free` or `counts` (see `unsafe impl Sync`).
-    pub(crate) lock: Lock,
-    pub(crate) strategy: PhantomData<fn() -> S>,
+    books: Books<T, B>,
+    strategy: PhantomData<fn() -> S>,
 }
-
-// SAFETY: through `&Pool`, from any thread:
-// - every path that changes the free list, the counts, a slot's version or link, an occupancy
-//   bit, or the storage's shape (a grown chunk, an inline slot built) does so holding `lock`, and
-//   reads what it changes under it; readers without the lock (`get`, `contains`, iteration, `len`)
-//   read those through atomics, whose acquire loads see the object written before the release
-//   that made its slot live;
-// - an object is reached only through a live slot (shared, which `T: Sync` allows), or through
-//   the one `Taken` made from a slot taken off the free list under the lock, so no two threads
-//   ever hold the same slot (which `T: Send` allows: a lease's object moves between threads as
-//   its slot is reused);
-// - no user code runs while `lock` is held; building blank objects, which does run it, is
-//   claimed by one thread at a time (`Builder`), and a claim made again by the same thread
-//   panics rather than waiting for itself.
-// Without `std` or 64-bit atomics the books are `Cell`s, and the pool is not `Sync`.
-#[cfg(all(feature = "std", target_has_atomic = "64"))]
-unsafe impl<T: Pooled + Send + Sync, S, B: Storage> Sync for Pool<T, S, B> {}
 
 #[cfg(feature = "alloc")]
 impl<T: Pooled, S> Pool<T, S, Heap> {
     /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N)]`).
     ///
-    /// This is the one allocation the pool makes until it grows, besides a bitmask of one bit
-    /// per slot.
+    /// It allocates its objects side by side, and apart from them each slot's word (8 bytes)
+    /// and occupancy bit: nothing after that, until it grows.
     ///
     /// ```
     /// use pooling::{Pool, Pooled};
@@ -185,29 +136,12 @@ impl<T: Pooled, S> Pool<T, S, Heap> {
     /// If `capacity` exceeds [`MAX_CAPACITY`](Pool::MAX_CAPACITY).
     pub fn with_capacity(capacity: usize) -> Self {
         limits::check_capacity(capacity);
-        Self {
-            storage: HeapSlots::new(capacity, blank::<T>),
-            free: FreeList::new(capacity),
-            counts: Counts::new(),
-            lock: Lock::new(),
-            strategy: PhantomData,
-        }
-    }
-
-    /// Adds a chunk of free slots, if the pool may hold more than it does and `limit` allows.
-    #[cold]
-    pub(crate) fn grow(&self, limit: usize) -> bool {
-        self.storage.grow(
-            limit.min(Self::MAX_CAPACITY),
-            &self.lock,
-            &self.free,
-            blank::<T>,
-        )
+        Self::from_books(Books::with_capacity(capacity))
     }
 
     /// Gives back the grown chunks whose every slot is free.
     pub(crate) fn shrink_grown(&mut self) -> usize {
-        self.storage.shrink(&self.free)
+        self.books.shrink()
     }
 }
 
@@ -241,7 +175,6 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
     ///
     /// A hand-written `Inline<N, W>` whose `W` is not `N.div_ceil(64)`, or an `N` past
     /// [`MAX_CAPACITY`](Pool::MAX_CAPACITY), fails to compile.
-    #[cfg(not(loom))]
     pub const fn new() -> Self {
         const {
             assert!(
@@ -249,26 +182,7 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
                 "`Inline<N, W>`: a pool holds at most `Pool::MAX_CAPACITY` objects"
             );
         }
-        Self {
-            storage: InlineSlots::new(),
-            free: FreeList::new(0),
-            counts: Counts::new(),
-            lock: Lock::new(),
-            strategy: PhantomData,
-        }
-    }
-
-    /// `new`, under loom, whose atomics are not `const`.
-    #[cfg(loom)]
-    #[doc(hidden)]
-    pub fn new() -> Self {
-        Self {
-            storage: InlineSlots::new(),
-            free: FreeList::new(0),
-            counts: Counts::new(),
-            lock: Lock::new(),
-            strategy: PhantomData,
-        }
+        Self::from_books(Books::inline())
     }
 
     /// Builds the blank object of every slot not built yet, so that no later `create` or
@@ -292,7 +206,7 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
     /// When a blank object's code (a field's `Default`) panics, after the slots built before
     /// it are in the pool, free; or when that code reaches this pool.
     pub fn prefill(&mut self) {
-        self.storage.build_all(&self.free, &self.lock, blank::<T>);
+        self.books.prefill();
     }
 }
 
@@ -306,6 +220,49 @@ impl<T: Pooled, S> Default for Pool<T, S, Heap> {
 impl<T: Pooled, S, const N: usize, const W: usize> Default for Pool<T, S, Inline<N, W>> {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
+    pub(crate) const fn from_books(books: Books<T, B>) -> Self {
+        Self {
+            books,
+            strategy: PhantomData,
+        }
+    }
+
+    pub(crate) fn books(&self) -> &Books<T, B> {
+        &self.books
+    }
+
+    pub(crate) fn books_mut(&mut self) -> &mut Books<T, B> {
+        &mut self.books
+    }
+
+    /// A view of the pool that lends objects through `&self`, on this thread: any number of
+    /// [`Lease`](crate::Lease)s at once (see [`Lender`]). The pool is borrowed mutably while
+    /// the lender lives; everything the leases did is in the pool after.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 4)]
+    /// # struct Scratch { points: Vec<[f32; 3]> }
+    /// let mut pool = ScratchPool::new();
+    /// for _frame in 0..3 {
+    ///     let scratch = pool.lender();
+    ///     let mut visible = scratch.acquire(|_| {})?;
+    ///     let mut path = scratch.acquire(|_| {})?;
+    ///     visible.points.push([1.0, 0.0, 2.0]);
+    ///     path.points.extend_from_slice(&visible.points);
+    /// } // both given back each frame, cleared, keeping their capacity
+    /// assert_eq!(pool.stats().created, 6);
+    /// assert_eq!(pool.stats().leased, 0);
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[doc(alias = "borrow", alias = "lend")]
+    pub fn lender(&mut self) -> Lender<'_, T, S, B> {
+        Lender::new(self.books.view())
     }
 }
 

@@ -2,9 +2,7 @@
 
 use super::Pool;
 use crate::pool::iter::{Iter, IterMut, Values, ValuesMut};
-use crate::slot::Slot;
-use crate::slot::occupancy::{BITS, Bit, SetBits};
-use crate::storage::{Slots, Storage};
+use crate::storage::Storage;
 use crate::{Handle, Importance, Pooled};
 
 impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
@@ -26,7 +24,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     #[inline]
     #[doc(alias = "iter_active")]
     pub fn iter(&self) -> Iter<'_, T> {
-        Iter::new(self.storage.chunks(), self.len())
+        Iter::new(self.books().chunks(), self.len())
     }
 
     /// Live objects with their handles, mutably, in slot order.
@@ -46,8 +44,8 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     #[inline]
     pub fn iter_mut(&mut self) -> IterMut<'_, T> {
-        let len = self.counts.live_mut();
-        IterMut::new(self.storage.chunks_mut(), len)
+        let len = self.len();
+        IterMut::new(self.books_mut().chunks_mut(), len)
     }
 
     /// Live objects without their handles, in slot order.
@@ -158,44 +156,8 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// assert!(targeted.iter().all(|&h| enemies.contains(h)));
     /// # Ok::<(), pooling::PoolFull>(())
     /// ```
-    pub fn retain_with_handle(&mut self, mut keep: impl FnMut(Handle<T>, &mut T) -> bool) {
-        let retired_at = self.storage.retired_at();
-        let (free, counts) = (&mut self.free, &mut self.counts);
-        for chunk in self.storage.chunks_mut() {
-            let (base, words) = (chunk.base, chunk.words);
-            // The set bits of one word, read once (only a release writes them), in `group`, the
-            // slots of that word.
-            let mut visit = |bits: &mut SetBits<'_>, at: usize, group: &mut [Slot<T>]| {
-                while bits.in_word() {
-                    let bit = bits.next_in_word();
-                    let Some(slot) = group.get_mut(bit) else {
-                        break;
-                    };
-                    let local = at + bit;
-                    let handle = slot.handle_mut(base + local);
-                    if !keep(handle, slot.value_mut()) {
-                        Self::vacate(
-                            slot,
-                            &Bit::new(words, local),
-                            base + local,
-                            retired_at,
-                            free,
-                            counts,
-                        );
-                    }
-                }
-            };
-            // Whole groups of 64 slots apart from the last, shorter one: in a group whose length
-            // the compiler knows, a bit's slot needs no bounds check.
-            let (groups, tail) = chunk.slots.as_chunks_mut::<BITS>();
-            let mut bits = SetBits::new(words);
-            while let Some(at) = bits.next_word() {
-                match groups.get_mut(at / BITS) {
-                    Some(group) => visit(&mut bits, at, group),
-                    None => visit(&mut bits, at, tail),
-                }
-            }
-        }
+    pub fn retain_with_handle(&mut self, keep: impl FnMut(Handle<T>, &mut T) -> bool) {
+        self.books_mut().retain(keep);
     }
 
     /// The live object that `importance` ranks lowest, the lowest slot of equals; `None` when

@@ -3,6 +3,7 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
 use core::num::{NonZeroU32, NonZeroU64};
+use crate::slot::word;
 
 /// A key to one object in a pool: a slot index and the version of the object in that slot.
 ///
@@ -78,12 +79,34 @@ impl<T> Handle<T> {
     #[inline]
     pub(crate) const fn new(index: u32, version: NonZeroU32) -> Self {
         debug_assert!(version.get() % 2 == 1, "handles carry odd versions");
-        let bits = (version.get() as u64) << 32 | index as u64;
-        let Some(bits) = NonZeroU64::new(bits) else {
+        let Some(bits) = NonZeroU64::new(word::pack(version.get(), index)) else {
             unreachable!()
         };
         Self {
             bits,
+            marker: PhantomData,
+        }
+    }
+
+    /// The handle of the next object of the slot at `index`, which is not live and at
+    /// `version` (even): the next version, `version | 1`, is odd, so not zero.
+    #[inline]
+    pub(crate) fn next_at(index: usize, version: u32) -> Self {
+        debug_assert!(version % 2 == 0);
+        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+        let index = index as u32;
+        Self::from_live_word(word::pack(version | 1, index))
+    }
+
+    /// The handle whose bits are `word`, the word of a live slot (its version odd, so not zero).
+    #[inline]
+    pub(crate) fn from_live_word(word: u64) -> Self {
+        debug_assert!(word::high(word) % 2 == 1, "a live slot's version is odd");
+        // Bit 32 is the version's lowest bit, set in every live word: or-ing it in changes
+        // nothing and tells the compiler the word is not zero, with no branch.
+        const LIVE: NonZeroU64 = NonZeroU64::new(1 << 32).unwrap();
+        Self {
+            bits: LIVE | word,
             marker: PhantomData,
         }
     }
@@ -110,9 +133,7 @@ impl<T> Handle<T> {
     /// ```
     #[inline]
     pub const fn index(self) -> usize {
-        #[expect(clippy::cast_possible_truncation, reason = "the index is the low half")]
-        let index = self.bits.get() as u32;
-        index as usize
+        word::low(self.bits.get()) as usize
     }
 
     /// The version of the object this handle names: an odd number, counted from where its pool's
@@ -180,9 +201,7 @@ impl<T> Handle<T> {
     /// ```
     #[inline]
     pub const fn from_bits(bits: u64) -> Option<Self> {
-        #[expect(clippy::cast_possible_truncation, reason = "the index is the low half")]
-        let index = bits as u32;
-        let version = (bits >> 32) as u32;
+        let (index, version) = (word::low(bits), word::high(bits));
         if version.is_multiple_of(2) || index as usize >= crate::limits::INDEX_END {
             return None;
         }
@@ -198,7 +217,7 @@ impl<T> Handle<T> {
     /// The version, as the slots keep it.
     #[inline]
     pub(crate) const fn raw_version(self) -> u32 {
-        (self.bits.get() >> 32) as u32
+        word::high(self.bits.get())
     }
 }
 

@@ -1,114 +1,40 @@
-use crate::slot::shared::SharedU64;
-#[cfg(feature = "alloc")]
-use alloc::boxed::Box;
+//! Occupancy bits: one per slot, set exactly while the slot holds a live object (kept by
+//! `slot/state.rs`), 64 to a word. Iteration visits the set bits, skipping 64 free slots per
+//! zero word, and trusts them.
 
 pub(crate) const BITS: usize = u64::BITS as usize;
 
-/// One bit per slot of a chunk, set exactly while the slot holds a live object (kept by
-/// `slot/state.rs`): iteration visits the set bits, skipping 64 free slots per zero word, and
-/// trusts them.
-///
-/// In shared cells, so that a lease turning into a handle can set its bit through `&Pool` (under
-/// the pool's lock), while other threads iterate.
-#[cfg(feature = "alloc")]
-#[derive(Clone)]
-pub(crate) struct Occupancy {
-    words: Box<[SharedU64]>,
+/// The words of bits that `slots` slots need.
+#[inline]
+pub(crate) const fn words_for(slots: usize) -> usize {
+    slots.div_ceil(BITS)
 }
 
-#[cfg(feature = "alloc")]
-impl Occupancy {
-    pub(crate) fn new(slots: usize) -> Self {
-        Self {
-            words: (0..slots.div_ceil(BITS))
-                .map(|_| SharedU64::new(0))
-                .collect(),
-        }
-    }
-
-    /// The bit of the slot at `local`, an index in the chunk.
-    #[inline]
-    pub(crate) fn bit(&self, local: usize) -> Bit<'_> {
-        Bit::new(&self.words, local)
-    }
-
-    #[inline]
-    pub(crate) fn words(&self) -> &[SharedU64] {
-        &self.words
-    }
+/// Where the bit of the slot at `local` (an index in its chunk) is: its word, and the word's
+/// mask with only that bit set. A shift rather than a table of masks: the table's address and
+/// load cost two instructions more than the shift's move of the index into `cl`.
+#[inline]
+pub(crate) const fn locate(local: usize) -> (usize, u64) {
+    (local / BITS, 1 << (local % BITS))
 }
 
-/// A slot's occupancy bit, found when it is written.
-pub(crate) struct Bit<'a> {
-    words: &'a [SharedU64],
-    /// The slot's index in its chunk, which has a bit for each slot.
-    local: usize,
-}
-
-impl<'a> Bit<'a> {
-    /// The bit of the slot at `local` in `words`.
-    ///
-    /// # Panics
-    /// When `words` has no bit for `local`.
-    #[inline]
-    pub(crate) fn new(words: &'a [SharedU64], local: usize) -> Self {
-        assert!(
-            local / BITS < words.len(),
-            "an occupancy bit past the words"
-        );
-        Self { words, local }
-    }
-
-    /// [`new`](Bit::new) without the check: for storage whose words cover every slot it holds,
-    /// on the hot paths.
-    ///
-    /// # Safety
-    /// `words` must have a bit for `local`: `local / 64 < words.len()`.
-    #[inline]
-    pub(crate) unsafe fn new_unchecked(words: &'a [SharedU64], local: usize) -> Self {
-        debug_assert!(local / BITS < words.len());
-        Self { words, local }
-    }
-
-    #[inline]
-    fn word(&self) -> &SharedU64 {
-        // SAFETY: every `Bit` has a word in `words`: `new` checks it, and the callers of
-        // `new_unchecked` promise it.
-        unsafe { self.words.get_unchecked(self.local / BITS) }
-    }
-
-    /// Sets the bit, with a shift rather than a table of masks: the table's address and load
-    /// cost two instructions more than the shift's move of the index into `cl`.
-    #[inline]
-    pub(super) fn set(&self) {
-        let word = self.word();
-        word.set(word.get() | 1 << (self.local % BITS));
-    }
-
-    #[inline]
-    pub(super) fn clear(&self) {
-        let word = self.word();
-        word.set(word.get() & !(1 << (self.local % BITS)));
-    }
-}
-
-/// The set bits of `words`, lowest first, each word read when the walk reaches it: a bit set
-/// ahead of the walk (a lease turned into a handle) is seen, one set behind it is not. The one
-/// set-bit walker: `Walk` steps it a word and a bit at a time, and
+/// The set bits of a sequence of words, lowest first, each word read when the walk reaches it:
+/// through a lender, a bit set ahead of the walk (a lease turned into a handle) is seen, one set
+/// behind it is not. The one set-bit walker: the walks step it a word and a bit at a time, and
 /// as an iterator it yields the indices of the set bits.
 #[derive(Clone)]
-pub(crate) struct SetBits<'a> {
-    words: core::slice::Iter<'a, SharedU64>,
+pub(crate) struct SetBits<I> {
+    words: I,
     /// The index of bit 0 of `bits`.
     at: usize,
     /// The bits of the current word not yet yielded.
     bits: u64,
 }
 
-impl<'a> SetBits<'a> {
-    pub(crate) fn new(words: &'a [SharedU64]) -> Self {
+impl<I: Iterator<Item = u64>> SetBits<I> {
+    pub(crate) fn new(words: I) -> Self {
         Self {
-            words: words.iter(),
+            words,
             at: 0usize.wrapping_sub(BITS),
             bits: 0,
         }
@@ -127,7 +53,7 @@ impl<'a> SetBits<'a> {
         loop {
             let word = self.words.next()?;
             self.at = self.at.wrapping_add(BITS);
-            self.bits = word.get();
+            self.bits = word;
             if self.bits != 0 {
                 return Some(self.at);
             }
@@ -157,9 +83,15 @@ impl<'a> SetBits<'a> {
         self.bits &= self.bits - 1;
         bit
     }
+
+    /// The index of the current word's bit 0.
+    #[inline]
+    pub(crate) fn word_start(&self) -> usize {
+        self.at
+    }
 }
 
-impl Iterator for SetBits<'_> {
+impl<I: Iterator<Item = u64>> Iterator for SetBits<I> {
     type Item = usize;
 
     #[inline]

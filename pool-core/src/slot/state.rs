@@ -1,99 +1,164 @@
-//! The one owner of a slot's state. A slot is live ⇔ its version is odd ⇔ its occupancy bit is
-//! set: every change of a slot's version goes through a [`Place`], which changes the bit with it
-//! (the version and bit setters are private to `slot`). Iteration's unsafe relies on this file.
+//! The one owner of a slot's state. A slot's word holds its version in the high half and, in the
+//! low half, its own index while it is live (so a live slot's word is its handle's bits, and a
+//! lookup compares one word) or the next slot of the free list while it is on it. A slot is
+//! live ⇔ its version is odd ⇔ its occupancy bit is set: every change of a slot's version goes
+//! through a [`Place`], which changes the bit with it. Iteration's unsafe relies on this file.
+//!
+//! A place is made of cells, so that one implementation serves both ways a pool is changed:
+//! through `&mut Pool` (the cells made with `Cell::from_mut`, plain loads and stores) and
+//! through a [`Lender`](crate::Lender), which holds cell views of the pool's books while its
+//! leases are out.
 
-use crate::slot::free_list::FreeList;
 use crate::slot::handle::Handle;
-use crate::slot::occupancy::Bit;
-use crate::slot::{Slot, Taken};
+use crate::slot::word;
+use core::cell::Cell;
 
-/// A slot and its occupancy bit, through `&Slot`: for leases, which change a slot's state
-/// through `&Pool` under the pool's lock, and for storage being restored.
-pub(crate) struct Place<'a, T> {
-    slot: &'a Slot<T>,
-    bit: Bit<'a>,
+/// The word of a slot at `version` (even) whose low half is `next_free`: one not live.
+#[inline]
+pub(crate) const fn free_word(version: u32, next_free: u32) -> u64 {
+    word::pack(version, next_free)
 }
 
-impl<'a, T> Place<'a, T> {
-    #[inline]
-    pub(crate) fn new(slot: &'a Slot<T>, bit: Bit<'a>) -> Self {
-        Self { slot, bit }
-    }
-
-    #[inline]
-    pub(crate) fn slot(&self) -> &'a Slot<T> {
-        self.slot
-    }
-
-    /// Takes the slot, the head of `free`, off the free list, to lend it (under the pool's
-    /// lock).
-    #[inline]
-    pub(crate) fn take(&self, free: &FreeList) {
-        free.pop_head(self.slot);
-    }
-
-    /// Lends the object of the slot just [taken](Place::take): exclusive charge of it while
-    /// the slot stays not live.
-    ///
-    /// # Safety
-    /// The slot must have just been taken off the free list, and not lent since: nothing else
-    /// reaches its object until the `Taken` is gone.
-    #[inline]
-    pub(crate) unsafe fn lend(&self) -> Taken<'a, T> {
-        // SAFETY: a slot taken off the free list is not live (only `make_live` makes it so),
-        // and this is its only `Taken` (the caller's promise).
-        unsafe { self.slot.take() }
-    }
-
-    /// Gives the slot at `index`, lent and not live, back to `free` (under the pool's lock).
-    #[inline]
-    pub(crate) fn unlend(&self, index: usize, free: &FreeList) {
-        free.push(index, self.slot);
-    }
-
-    /// Makes the slot, at `index` and not live, live: its version odd, its bit set (under the
-    /// pool's lock).
-    #[inline]
-    pub(crate) fn make_live(&self, index: usize) {
-        self.slot.mark_live(index);
-        self.bit.set();
-    }
-
-    /// Sets the bit of a slot just built or loaded (restored from a save, or cloned) if it is
-    /// live; the bit is clear before.
-    #[inline]
-    pub(crate) fn restore(&self) {
-        if self.slot.is_live() {
-            self.bit.set();
-        }
-    }
+/// The word of the slot at `index`, live at `version` (odd).
+#[inline]
+pub(crate) const fn live_word(version: u32, index: usize) -> u64 {
+    #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+    let index = index as u32;
+    word::pack(version, index)
 }
 
-/// A slot and its occupancy bit, through `&mut Slot`: for `create`, `release` and `retain`.
-pub(crate) struct PlaceMut<'s, 'a, T> {
-    slot: &'s mut Slot<T>,
-    bit: &'s Bit<'a>,
+/// The version in a slot's word.
+#[inline]
+pub(crate) const fn version(word: u64) -> u32 {
+    word::high(word)
 }
 
-impl<'s, 'a, T> PlaceMut<'s, 'a, T> {
+/// Whether a slot's word says it is live: its version is odd.
+#[inline]
+pub(crate) const fn is_live(word: u64) -> bool {
+    version(word) & 1 == 1
+}
+
+/// Links the word of a slot that is not live to `next` on the free list: for a chain of free
+/// slots held by their words alone (`par_retain`'s parts), as [`Place::link`] does.
+#[cfg(feature = "rayon")]
+#[inline]
+pub(crate) fn link_word(slot: &mut u64, next: u32) {
+    debug_assert!(!is_live(*slot));
+    *slot = word::pack(version(*slot), next);
+}
+
+/// Whether a slot's word says it is lent to a lease (or filled by an `acquire`'s `init`).
+#[inline]
+pub(crate) const fn is_lent(word: u64) -> bool {
+    !is_live(word) && word::low(word) == crate::slot::LENT
+}
+
+/// A slot's word and its occupancy bit.
+#[derive(Clone, Copy)]
+pub(crate) struct Place<'a> {
+    word: &'a Cell<u64>,
+    /// The word of occupancy bits holding the slot's bit, and the mask of that bit.
+    bits: &'a Cell<u64>,
+    mask: u64,
+}
+
+impl<'a> Place<'a> {
     #[inline]
-    pub(crate) fn new(slot: &'s mut Slot<T>, bit: &'s Bit<'a>) -> Self {
-        Self { slot, bit }
+    pub(crate) fn new(word: &'a Cell<u64>, bits: &'a Cell<u64>, mask: u64) -> Self {
+        Self { word, bits, mask }
+    }
+
+    /// The slot's word.
+    #[inline]
+    pub(crate) fn word(&self) -> u64 {
+        self.word.get()
+    }
+
+    #[inline]
+    pub(crate) fn version(&self) -> u32 {
+        version(self.word.get())
+    }
+
+    #[inline]
+    pub(crate) fn is_live(&self) -> bool {
+        is_live(self.word.get())
+    }
+
+    /// Whether `handle` names the slot's object (the caller checks the index). Handles carry odd
+    /// versions only, so this is false for a slot without a live object.
+    #[inline]
+    pub(crate) fn matches<T>(&self, handle: Handle<T>) -> bool {
+        self.word.get() == handle.to_bits()
+    }
+
+    /// The handle the slot's next object, at `index`, will have: the one [`fill`](Place::fill)
+    /// makes good. The slot is not live.
+    #[inline]
+    pub(crate) fn next_handle<T>(&self, index: usize) -> Handle<T> {
+        debug_assert!(!self.is_live());
+        Handle::next_at(index, self.version())
+    }
+
+    /// The next slot of the free list, for a slot on it.
+    #[inline]
+    pub(crate) fn next_free(&self) -> u32 {
+        word::low(self.word.get())
+    }
+
+    /// Links the slot, which is not live, to `next` on the free list.
+    #[inline]
+    pub(crate) fn link(&self, next: u32) {
+        debug_assert!(!self.is_live());
+        self.word.set(word::pack(self.version(), next));
     }
 
     /// Makes the slot, not live, live with `handle`, the one
-    /// [`next_handle`](Slot::next_handle) gave: its version odd, its bit set.
+    /// [`next_handle`](Place::next_handle) gave: its version odd, its word the handle's bits,
+    /// its bit set.
     #[inline]
-    pub(crate) fn fill(self, handle: Handle<T>) {
-        self.slot.mark_live_mut(handle);
-        self.bit.set();
+    pub(crate) fn fill<T>(&self, handle: Handle<T>) {
+        debug_assert_eq!(handle.raw_version(), self.version().wrapping_add(1));
+        self.word.set(handle.to_bits());
+        self.bits.set(self.bits.get() | self.mask);
     }
 
     /// Ends the life of the live slot's object: its bit cleared, its version even. Returns true
     /// when the slot is retired (it reached `retired_at`) and must never be used again.
     #[inline]
-    pub(crate) fn vacate(self, retired_at: u32) -> bool {
-        self.bit.clear();
-        self.slot.mark_dead(retired_at)
+    pub(crate) fn vacate(&self, retired_at: u32) -> bool {
+        debug_assert!(self.is_live());
+        self.bits.set(self.bits.get() & !self.mask);
+        let version = self.version().wrapping_add(1);
+        self.word.set(word::pack(version, word::low(self.word.get())));
+        version == retired_at
+    }
+
+    /// Marks the slot, just taken off the free list for a lease, lent: its word says so until
+    /// the lease gives it back or makes it live.
+    #[inline]
+    pub(crate) fn lend(&self) {
+        self.link(crate::slot::LENT);
+    }
+
+    /// Gives a slot just built its first word: not live, at `version`, linked to `NIL`.
+    #[inline]
+    pub(crate) fn start(&self, version: u32) {
+        debug_assert!(version % 2 == 0);
+        self.word.set(free_word(version, crate::slot::NIL));
+    }
+
+    /// Takes the slot, not live and on no list (a lease's), out of use for good: its object's
+    /// reset panicked, and no one is to see it half reset.
+    #[inline]
+    pub(crate) fn retire(&self, retired_at: u32) {
+        debug_assert!(!self.is_live());
+        self.word.set(free_word(retired_at, crate::slot::NIL));
+    }
+
+    /// Sets the slot's version, keeping the low half of its word.
+    #[cfg(test)]
+    pub(crate) fn force_version(&self, version: u32) {
+        self.word.set(word::pack(version, word::low(self.word.get())));
     }
 }

@@ -1,14 +1,13 @@
-use super::part::{Part, PartMut};
+use super::part::{Part, PartMut, Places};
+use super::slot_ref::SlotMut;
 use super::slots::{Chunks, ChunksMut, Slots, no_rest, no_rest_mut};
+use super::view::{ChunkView, SlotsView};
 use crate::limits::{self, FIRST_VERSION};
-use crate::slot::free_list::FreeList;
-use crate::slot::occupancy::Bit;
+use crate::slot::occupancy::{self};
 use crate::slot::offset;
-use crate::slot::shared::{SharedU32, SharedU64, SharedUsize};
-use crate::slot::state::Place;
-use crate::slot::{NIL, Slot};
-use crate::storage::lock::{Builder, Claim, Lock};
-use core::cell::UnsafeCell;
+use crate::slot::state;
+use crate::slot::NIL;
+use core::cell::Cell;
 use core::iter;
 use core::mem::MaybeUninit;
 use core::ptr;
@@ -28,29 +27,16 @@ pub struct Inline<const N: usize, const W: usize>;
 /// An inline pool's slots: the first `built` are built, the rest not yet.
 #[doc(hidden)]
 pub struct InlineSlots<T, const N: usize, const W: usize> {
-    // Invariant: the first `built` elements are initialised, and only they; `built` only rises
-    // (the slots are dropped with the storage). In a cell, for slots built through `&Pool` by a
-    // lease, beyond every slot a reference reaches; a slot is written and `built` raised under
-    // the pool's lock, by the one thread building.
-    slots: UnsafeCell<[MaybeUninit<Slot<T>>; N]>,
-    words: [SharedU64; W],
-    built: SharedUsize,
+    // Invariant: the first `built` objects are initialised, and only they; `built` only rises
+    // (the objects are dropped with the storage). The words past `built` are 0 and their bits
+    // clear.
+    objects: [MaybeUninit<T>; N],
+    words: [u64; N],
+    bits: [u64; W],
+    built: usize,
     /// Where this pool's versions count from, drawn when the first slot is built (`new` is
     /// `const`, and so cannot draw it).
-    offset: SharedU32,
-    /// The thread building a blank object, to let one thread build at a time and to refuse
-    /// building another from its code.
-    builder: Builder,
-}
-
-/// What [`InlineSlots::build`] did.
-enum Built {
-    /// Built the slot at the watermark.
-    Slot,
-    /// Nothing: every slot is built.
-    Full,
-    /// Nothing: another thread was building; it is done now.
-    Waited,
+    offset: u32,
 }
 
 impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
@@ -62,162 +48,91 @@ impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
          occupancy bits for `N` slots (the derive computes it)"
     );
 
-    #[cfg(not(loom))]
     pub(crate) const fn new() -> Self {
         let () = Self::WORDS_COVER_SLOTS;
         Self {
-            slots: UnsafeCell::new([const { MaybeUninit::uninit() }; N]),
-            words: [const { SharedU64::new(0) }; W],
-            built: SharedUsize::new(0),
-            offset: SharedU32::new(0),
-            builder: Builder::new(),
+            objects: [const { MaybeUninit::uninit() }; N],
+            words: [0; N],
+            bits: [0; W],
+            built: 0,
+            offset: 0,
         }
     }
 
-    /// loom's atomics are not `const`.
-    #[cfg(loom)]
-    pub(crate) fn new() -> Self {
-        let () = Self::WORDS_COVER_SLOTS;
-        Self {
-            slots: UnsafeCell::new([const { MaybeUninit::uninit() }; N]),
-            words: core::array::from_fn(|_| SharedU64::new(0)),
-            built: SharedUsize::new(0),
-            offset: SharedU32::new(0),
-            builder: Builder::new(),
-        }
-    }
-
+    /// Storage with `slots` (each an object and its word) built, in order, their versions
+    /// counted from `offset`, and the bits of the live ones set; the first error `slots`
+    /// yields. The caller gives at most `N`.
     #[cfg(all(feature = "serde", feature = "alloc"))]
-    pub(crate) fn offset(&self) -> u32 {
-        self.offset.get()
-    }
-
-    #[cfg(all(feature = "serde", feature = "alloc"))]
-    pub(crate) fn built_len(&self) -> usize {
-        self.built.get()
-    }
-
-    #[cfg(all(feature = "serde", feature = "alloc"))]
-    /// Storage with `slots` built, in order, their versions counted from `offset`, and the bits
-    /// of the live ones set; the first error `slots` yields. The caller gives at most `N`.
     pub(crate) fn from_slots<E>(
         offset: u32,
-        slots: impl IntoIterator<Item = Result<Slot<T>, E>>,
+        slots: impl IntoIterator<Item = Result<(T, u64), E>>,
     ) -> Result<Self, E> {
         let mut storage = Self::new();
-        storage.offset.store_mut(offset);
+        storage.offset = offset;
         for (index, slot) in slots.into_iter().take(N).enumerate() {
-            let slot = slot?;
-            Place::new(&slot, Bit::new(&storage.words, index)).restore();
-            storage.slots.get_mut()[index].write(slot);
-            storage.built.store_mut(index + 1);
+            let (object, word) = slot?;
+            storage.objects[index].write(object);
+            storage.words[index] = word;
+            if state::is_live(word) {
+                let (at, mask) = occupancy::locate(index);
+                storage.bits[at] |= mask;
+            }
+            // One at a time, so that if `slots` fails or panics the storage drops what it built.
+            storage.built = index + 1;
         }
         Ok(storage)
     }
 
-    /// The slots built so far.
-    /// The occupancy bit of the built slot at `index`.
-    ///
-    /// # Safety
-    /// `index` must be below `N`, as a built slot's is.
+    /// The objects built so far.
     #[inline]
-    unsafe fn bit(words: &[SharedU64; W], index: usize) -> Bit<'_> {
-        debug_assert!(index < N);
-        // SAFETY: `index < N` (the caller's promise), and `W` words have a bit for each of `N`
-        // slots (`WORDS_COVER_SLOTS`, checked when the storage is made).
-        unsafe { Bit::new_unchecked(words, index) }
+    fn objects(&self) -> &[T] {
+        let first = self.objects.as_ptr().cast::<T>();
+        // SAFETY: the first `built` objects are initialised (the invariant above).
+        unsafe { &*ptr::slice_from_raw_parts(first, self.built) }
     }
 
+    /// The built slots, mutably.
     #[inline]
-    fn built(&self) -> &[Slot<T>] {
-        let first = self.slots.get().cast::<Slot<T>>();
-        // SAFETY: the first `built` elements are initialised (the invariant above), and the
-        // array is never written below `built` through `&self`, nor moved while borrowed.
-        unsafe { &*ptr::slice_from_raw_parts(first, self.built.get()) }
-    }
-
-    /// The slots built so far, mutably, beside the occupancy words.
-    #[inline]
-    fn built_mut(&mut self) -> (&mut [Slot<T>], &[SharedU64; W]) {
-        let built = self.built.load_mut();
-        let first = self.slots.get_mut().as_mut_ptr().cast::<Slot<T>>();
-        // SAFETY: the first `built` elements are initialised (the invariant above), and
+    fn built_mut(&mut self) -> PartMut<'_, T> {
+        let built = self.built;
+        let first = self.objects.as_mut_ptr().cast::<T>();
+        // SAFETY: the first `built` objects are initialised (the invariant above), and
         // `&mut self` makes the borrow exclusive.
-        let slots = unsafe { &mut *ptr::slice_from_raw_parts_mut(first, built) };
-        (slots, &self.words)
+        let objects = unsafe { &mut *ptr::slice_from_raw_parts_mut(first, built) };
+        PartMut {
+            base: 0,
+            objects,
+            words: &mut self.words[..built],
+            bits: &mut self.bits[..occupancy::words_for(built)],
+        }
     }
 
-    /// Builds the slot at the watermark from `blank` and raises the watermark, then hands the
-    /// slot and its index to `place`, under `lock`. Nothing changes before `blank` returns, so if
-    /// it panics the storage is as it was. One thread builds at a time: while another builds,
-    /// this one waits for it.
-    ///
-    /// # Panics
-    /// When `blank` builds a slot of this storage itself (a `Default` that reaches the pool).
-    #[cold]
-    fn build(
-        &self,
-        lock: &Lock,
-        blank: impl FnOnce() -> T,
-        place: impl FnOnce(usize, &Slot<T>),
-    ) -> Built {
-        if self.built.get() >= N {
-            return Built::Full;
-        }
-        let _building = match self.builder.claim() {
-            Claim::Claimed(building) => building,
-            Claim::Waited => return Built::Waited,
-            Claim::Reentered => panic!(
-                "an inline pool was asked for a slot while it was building a blank object: the \
-                 `Default` or `reset_with` of a pooled field must not create or acquire objects \
-                 of its own pool"
-            ),
-        };
-        let index = self.built.get();
-        if index >= N {
-            return Built::Full;
-        }
-        let value = blank();
-        let _locked = lock.lock();
-        if index == 0 {
-            self.offset.set(offset::next());
-        }
-        let slot = Slot::new(value, self.offset.get().wrapping_add(FIRST_VERSION), NIL);
-        let at = self.slots.get().cast::<Slot<T>>().wrapping_add(index);
-        // SAFETY: `index < N`, so `at` is in the array; it is past every built slot, so no
-        // reference reaches it, and it is uninitialised, so nothing is overwritten unread. Only
-        // the thread holding the claim to build writes here.
-        unsafe { at.write(slot) };
-        self.built.set(index + 1);
-        place(index, &self.built()[index]);
-        Built::Slot
-    }
-
-    /// Builds every slot not built yet, threading them into `free` in index order after the
-    /// last one built, as a heap pool's are; for a pool that wants every blank object built
-    /// before the first `create`.
-    pub(crate) fn build_all(&self, free: &FreeList, lock: &Lock, mut blank: impl FnMut() -> T) {
-        let mut last: Option<usize> = None;
-        loop {
-            let place = |index: usize, slot: &Slot<T>| {
-                match last.and_then(|last| self.built().get(last)) {
-                    Some(before) => free.insert_after(before, index, slot),
-                    None => free.push(index, slot),
-                }
-                last = Some(index);
-            };
-            match self.build(lock, &mut blank, place) {
-                Built::Slot | Built::Waited => {}
-                Built::Full => return,
-            }
+    /// The built slots, shared.
+    #[inline]
+    fn built_part(&self) -> Part<'_, T> {
+        Part {
+            base: 0,
+            objects: self.objects(),
+            words: &self.words[..self.built],
+            bits: &self.bits[..occupancy::words_for(self.built)],
         }
     }
 }
 
 impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
+    type View<'a>
+        = InlineView<'a, T, N>
+    where
+        T: 'a;
+
     #[inline]
     fn retired_at(&self) -> u32 {
-        limits::retired_at(self.offset.get())
+        limits::retired_at(self.offset)
+    }
+
+    #[inline]
+    fn offset(&self) -> u32 {
+        self.offset
     }
 
     #[inline]
@@ -225,120 +140,184 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
         N
     }
 
+    #[inline]
+    fn built(&self) -> usize {
+        self.built
+    }
+
     fn chunk_count(&self) -> usize {
         1
     }
 
     #[inline]
-    fn slot(&self, index: usize) -> Option<&Slot<T>> {
-        self.built().get(index)
+    fn get(&self, index: usize) -> Option<(u64, &T)> {
+        let object = self.objects().get(index)?;
+        Some((self.words[index], object))
     }
 
     #[inline]
-    fn slot_with_bit(&self, index: usize) -> Option<(&Slot<T>, Bit<'_>)> {
-        let slot = self.built().get(index)?;
-        // SAFETY: `index` is a built slot's, so below `N`.
-        let bit = unsafe { Self::bit(&self.words, index) };
-        Some((slot, bit))
+    fn word(&self, index: usize) -> Option<u64> {
+        (index < self.built).then(|| self.words[index])
     }
 
     #[inline]
-    fn first_slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)> {
+    fn first_slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>> {
         self.slot_mut(index)
     }
 
     #[inline]
-    fn slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)> {
-        let (slots, words) = self.built_mut();
-        let slot = slots.get_mut(index)?;
-        // SAFETY: `index` is a built slot's, so below `N`.
-        let bit = unsafe { Self::bit(words, index) };
-        Some((slot, bit))
+    fn slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>> {
+        let PartMut {
+            objects,
+            words,
+            bits,
+            ..
+        } = self.built_mut();
+        let object = objects.get_mut(index)?;
+        let (at, mask) = occupancy::locate(index);
+        Some(SlotMut::new(object, &mut words[index], &mut bits[at], mask))
     }
 
     #[inline]
     fn chunks(&self) -> Chunks<'_, T> {
-        let part = Part {
-            base: 0,
-            slots: self.built(),
-            words: &self.words,
-        };
-        iter::once(part).chain(no_rest())
+        iter::once(self.built_part()).chain(no_rest())
     }
 
     #[inline]
     fn chunks_mut(&mut self) -> ChunksMut<'_, T> {
-        let (slots, words) = self.built_mut();
-        let part = PartMut {
-            base: 0,
-            slots,
-            words,
-        };
-        iter::once(part).chain(no_rest_mut())
+        iter::once(self.built_mut()).chain(no_rest_mut())
     }
 
     #[cfg(feature = "rayon")]
     fn parts(&self) -> (Part<'_, T>, crate::storage::slots::Rest<'_, T>) {
-        let part = Part {
-            base: 0,
-            slots: self.built(),
-            words: &self.words,
-        };
-        (part, no_rest())
+        (self.built_part(), no_rest())
     }
 
     #[cfg(feature = "rayon")]
     fn parts_mut(&mut self) -> (PartMut<'_, T>, crate::storage::slots::RestMut<'_, T>) {
-        let (slots, words) = self.built_mut();
-        let part = PartMut {
-            base: 0,
-            slots,
-            words,
-        };
-        (part, no_rest_mut())
+        (self.built_mut(), no_rest_mut())
     }
 
     #[cold]
-    fn build_next(&self, free: &FreeList, lock: &Lock, blank: impl FnOnce() -> T) -> bool {
-        match self.build(lock, blank, |index, slot| free.push(index, slot)) {
-            Built::Slot | Built::Waited => true,
-            Built::Full => false,
+    fn build_next(&mut self, blank: impl FnOnce() -> T) -> Option<usize> {
+        let index = self.built;
+        if index >= N {
+            return None;
+        }
+        let object = blank();
+        if index == 0 {
+            self.offset = offset::next();
+        }
+        self.objects[index].write(object);
+        self.words[index] = state::free_word(self.offset.wrapping_add(FIRST_VERSION), NIL);
+        self.built = index + 1;
+        Some(index)
+    }
+
+    #[inline]
+    fn grow(&mut self, _: usize, _: impl FnMut() -> T) -> Option<(usize, usize)> {
+        None
+    }
+
+    fn view(&mut self) -> InlineView<'_, T, N> {
+        let chunk = ChunkView::new_partly_built(
+            0,
+            &mut self.objects,
+            Places::new(&mut self.words, &mut self.bits),
+            Cell::from_mut(&mut self.built),
+        );
+        InlineView {
+            chunk: [Cell::new(Some(chunk))],
+            offset: Cell::from_mut(&mut self.offset),
         }
     }
 
-    fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
+    fn clone_with(&self, mut object: impl FnMut(bool, &T) -> T) -> Self {
         let mut copy = Self::new();
-        copy.offset.store_mut(self.offset.get());
-        for (index, here) in self.built().iter().enumerate() {
-            // The bits from the new slots: `slot` runs user code (`Clone`), and other threads may
-            // make slots here live meanwhile.
-            let slot = slot(index, here);
-            Place::new(&slot, Bit::new(&copy.words, index)).restore();
-            copy.slots.get_mut()[index].write(slot);
-            // One at a time, so that if `slot` panics the copy drops what it built.
-            copy.built.store_mut(index + 1);
+        copy.offset = self.offset;
+        copy.words = self.words;
+        copy.bits = self.bits;
+        for (index, (here, &word)) in self.objects().iter().zip(&self.words).enumerate() {
+            copy.objects[index].write(object(state::is_live(word), here));
+            // One at a time, so that if `object` panics the copy drops what it built.
+            copy.built = index + 1;
         }
         copy
     }
 
     fn check_layout(&self) -> Result<(), &'static str> {
-        if self.built.get() > N {
+        if self.built > N {
             return Err("more slots built than an inline pool holds");
         }
+        let used = occupancy::words_for(self.built);
+        crate::storage::part::check_bits(&self.words[..self.built], &self.bits[..used])?;
+        if self.bits[used..].iter().any(|&bits| bits != 0) {
+            return Err("an occupancy bit set past the built slots");
+        }
         Ok(())
-    }
-
-    #[cfg(test)]
-    fn version_of(&self, relative: u32) -> u32 {
-        self.offset.get().wrapping_add(relative)
     }
 }
 
 impl<T, const N: usize, const W: usize> Drop for InlineSlots<T, N, W> {
     fn drop(&mut self) {
-        let (built, _) = self.built_mut();
-        // SAFETY: the built slots are initialised and dropped only here, once; the storage is
+        let objects = self.built_mut().objects;
+        // SAFETY: the built objects are initialised and dropped only here, once; the storage is
         // not used after.
-        unsafe { ptr::drop_in_place(built) };
+        unsafe { ptr::drop_in_place(objects) };
+    }
+}
+
+/// What a lender sees of an inline pool's slots.
+pub struct InlineView<'a, T, const N: usize> {
+    chunk: [Cell<Option<ChunkView<'a, T>>>; 1],
+    offset: &'a Cell<u32>,
+}
+
+impl<'a, T, const N: usize> SlotsView<'a, T> for InlineView<'a, T, N> {
+    #[inline]
+    fn chunks(&self) -> &[Cell<Option<ChunkView<'a, T>>>] {
+        &self.chunk
+    }
+
+    #[inline]
+    fn find(&self, index: usize) -> Option<(ChunkView<'a, T>, usize)> {
+        let chunk = self.chunk[0].get()?;
+        (index < chunk.len()).then_some((chunk, index))
+    }
+
+    #[inline]
+    fn capacity(&self) -> usize {
+        N
+    }
+
+    #[inline]
+    fn retired_at(&self) -> u32 {
+        limits::retired_at(self.offset.get())
+    }
+
+    #[cold]
+    fn build_next(&self, blank: impl FnOnce() -> T) -> Option<(ChunkView<'a, T>, usize, usize)> {
+        let chunk = self.chunk[0].get()?;
+        let index = chunk.len();
+        if index >= N {
+            return None;
+        }
+        let object = blank();
+        if index == 0 {
+            self.offset.set(offset::next());
+        }
+        // SAFETY: `index` is the first slot not built, below `N`: its object is uninitialised,
+        // so nothing is overwritten unread, and no reference reaches it (a view reaches built
+        // slots only).
+        unsafe { chunk.room(index).write(object) };
+        chunk.set_built(index + 1);
+        let place = chunk.place(index).expect("just built");
+        place.start(self.offset.get().wrapping_add(FIRST_VERSION));
+        Some((chunk, index, 1))
+    }
+
+    #[inline]
+    fn grow(&self, _: usize, _: impl FnMut() -> T) -> Option<(ChunkView<'a, T>, usize, usize)> {
+        None
     }
 }

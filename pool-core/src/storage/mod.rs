@@ -18,9 +18,10 @@ pub(crate) mod heap;
     reason = "the `Slots` trait is sealed"
 )]
 mod inline;
-pub(crate) mod lock;
 pub(crate) mod part;
+pub(crate) mod slot_ref;
 pub(crate) mod slots;
+pub(crate) mod view;
 
 #[cfg(feature = "alloc")]
 pub(crate) use heap::HeapSlots;

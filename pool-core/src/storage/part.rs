@@ -1,14 +1,20 @@
-//! A chunk of built slots beside its occupancy words: what storage hands iteration and the pool.
+//! A chunk of built slots as the pool reads and changes it: its objects, side by side, and
+//! apart from them the slots' words and occupancy bits.
+//!
+//! Invariants, kept by the storage that makes them: `objects` and `words` have one element per
+//! slot; `bits` has a bit for each (`words_for(len)` words), set exactly for the live slots.
 
-use crate::slot::Slot;
-use crate::slot::shared::SharedU64;
+use crate::slot::occupancy::{self, BITS, SetBits};
+use crate::slot::state::{self, Place};
+use core::cell::Cell;
 
-/// A chunk of built slots, shared, beside the occupancy words that have a bit for each.
+/// A chunk of built slots, shared.
 pub(crate) struct Part<'a, T> {
-    /// The pool-wide index of `slots[0]`.
+    /// The pool-wide index of `objects[0]`.
     pub(crate) base: usize,
-    pub(crate) slots: &'a [Slot<T>],
-    pub(crate) words: &'a [SharedU64],
+    pub(crate) objects: &'a [T],
+    pub(crate) words: &'a [u64],
+    pub(crate) bits: &'a [u64],
 }
 
 impl<T> Clone for Part<'_, T> {
@@ -19,9 +25,162 @@ impl<T> Clone for Part<'_, T> {
 
 impl<T> Copy for Part<'_, T> {}
 
-/// A chunk of built slots, mutably, beside their occupancy words.
+/// A chunk of built slots, mutably.
 pub(crate) struct PartMut<'a, T> {
     pub(crate) base: usize,
-    pub(crate) slots: &'a mut [Slot<T>],
-    pub(crate) words: &'a [SharedU64],
+    pub(crate) objects: &'a mut [T],
+    pub(crate) words: &'a mut [u64],
+    pub(crate) bits: &'a mut [u64],
+}
+
+impl<'a, T> PartMut<'a, T> {
+    /// Calls `visit` on each live slot of the part, in index order, with its index in the part,
+    /// its place and its object; `visit` may end the slot's life (vacate it). Each word of bits
+    /// is read once, when the walk reaches it. Returns the part's words, for what `visit` left
+    /// to do with them.
+    pub(crate) fn visit_live(self, mut visit: impl FnMut(usize, Place<'_>, &mut T)) -> &'a mut [u64] {
+        let PartMut {
+            objects,
+            words,
+            bits,
+            ..
+        } = self;
+        {
+            let places = Places::new(&mut *words, bits);
+            // Whole groups of 64 objects apart from the last, shorter one: in a group whose
+            // length the compiler knows, a bit's object needs no bounds check.
+            let (groups, tail) = objects.as_chunks_mut::<BITS>();
+            let mut set = SetBits::new(places.bits().iter().map(Cell::get));
+            while let Some(at) = set.next_word() {
+                let group: &mut [T] = match groups.get_mut(at / BITS) {
+                    Some(group) => group,
+                    None => &mut *tail,
+                };
+                while set.in_word() {
+                    let bit = set.next_in_word();
+                    let Some(object) = group.get_mut(bit) else {
+                        break;
+                    };
+                    let place = places.get(at + bit).expect("a live slot's place");
+                    visit(at + bit, place, object);
+                }
+            }
+        }
+        words
+    }
+
+    #[cfg(feature = "rayon")]
+    /// The part split at `at` slots, a multiple of 64, so that each half has the words of its
+    /// own bits: `None` when the part is not longer.
+    pub(crate) fn split_at_group(self, at: usize) -> Result<(Self, Self), Self> {
+        debug_assert!(at % BITS == 0);
+        if at == 0 || at >= self.objects.len() {
+            return Err(self);
+        }
+        let (objects, later_objects) = self.objects.split_at_mut(at);
+        let (words, later_words) = self.words.split_at_mut(at);
+        let (bits, later_bits) = self.bits.split_at_mut(at / BITS);
+        Ok((
+            Self {
+                base: self.base,
+                objects,
+                words,
+                bits,
+            },
+            Self {
+                base: self.base + at,
+                objects: later_objects,
+                words: later_words,
+                bits: later_bits,
+            },
+        ))
+    }
+}
+
+impl<'a, T> Part<'a, T> {
+    #[cfg(feature = "rayon")]
+    /// [`PartMut::split_at_group`], shared.
+    pub(crate) fn split_at_group(self, at: usize) -> Result<(Self, Self), Self> {
+        debug_assert!(at % BITS == 0);
+        if at == 0 || at >= self.objects.len() {
+            return Err(self);
+        }
+        let (objects, later_objects) = self.objects.split_at(at);
+        let (words, later_words) = self.words.split_at(at);
+        let (bits, later_bits) = self.bits.split_at(at / BITS);
+        Ok((
+            Self {
+                base: self.base,
+                objects,
+                words,
+                bits,
+            },
+            Self {
+                base: self.base + at,
+                objects: later_objects,
+                words: later_words,
+                bits: later_bits,
+            },
+        ))
+    }
+}
+
+/// The words and bits of a chunk as cells: one [`Place`] per slot.
+#[derive(Clone, Copy)]
+pub(crate) struct Places<'a> {
+    words: &'a [Cell<u64>],
+    bits: &'a [Cell<u64>],
+}
+
+impl<'a> Places<'a> {
+    /// The cells of `words` and `bits`, which have a bit for each word (`words_for`).
+    #[inline]
+    pub(crate) fn new(words: &'a mut [u64], bits: &'a mut [u64]) -> Self {
+        Self::of_cells(
+            Cell::from_mut(words).as_slice_of_cells(),
+            Cell::from_mut(bits).as_slice_of_cells(),
+        )
+    }
+
+    #[inline]
+    pub(crate) fn of_cells(words: &'a [Cell<u64>], bits: &'a [Cell<u64>]) -> Self {
+        debug_assert!(bits.len() >= occupancy::words_for(words.len()));
+        Self { words, bits }
+    }
+
+    /// The place of the slot at `local`, if there is one.
+    #[inline]
+    pub(crate) fn get(&self, local: usize) -> Option<Place<'a>> {
+        let word = self.words.get(local)?;
+        let (at, mask) = occupancy::locate(local);
+        let bits = self.bits.get(at)?;
+        Some(Place::new(word, bits, mask))
+    }
+
+    #[inline]
+    pub(crate) fn words(&self) -> &'a [Cell<u64>] {
+        self.words
+    }
+
+    #[inline]
+    pub(crate) fn bits(&self) -> &'a [Cell<u64>] {
+        self.bits
+    }
+}
+
+/// Whether `bits` has a word for each 64 of `words`, and a bit set exactly for each live word.
+pub(crate) fn check_bits(words: &[u64], bits: &[u64]) -> Result<(), &'static str> {
+    if bits.len() != occupancy::words_for(words.len()) {
+        return Err("occupancy words not one per 64 slots");
+    }
+    for (at, &bitword) in bits.iter().enumerate() {
+        let mut expected = 0;
+        for (bit, &word) in words[at * BITS..].iter().take(BITS).enumerate() {
+            expected |= u64::from(state::is_live(word)) << bit;
+        }
+        if bitword != expected {
+            return Err("an occupancy bit that disagrees with its slot's version");
+        }
+    }
+    Ok(())
 }

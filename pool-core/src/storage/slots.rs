@@ -1,11 +1,9 @@
 //! What the pool asks of its slots, whatever keeps them: the sealed `Slots` trait, and the
 //! chunks of slots it yields.
 
-use super::lock::Lock;
 use super::part::{Part, PartMut};
-use crate::slot::Slot;
-use crate::slot::free_list::FreeList;
-use crate::slot::occupancy::Bit;
+use super::slot_ref::SlotMut;
+use super::view::SlotsView;
 use core::iter::{Chain, Once};
 
 /// What the pool asks of its slots, whatever keeps them. Only this crate implements it.
@@ -18,26 +16,39 @@ use core::iter::{Chain, Once};
     reason = "the `Slots` trait is sealed"
 )]
 pub trait Slots<T>: Sized {
+    /// What a [`Lender`](crate::Lender) sees of the slots while it borrows them.
+    type View<'a>: SlotsView<'a, T>
+    where
+        Self: 'a,
+        T: 'a;
+
     /// The version of a retired slot (see `RETIRED_VERSION`).
     fn retired_at(&self) -> u32;
+
+    /// Where the versions count from.
+    fn offset(&self) -> u32;
 
     /// Slots the pool holds, built or to be built.
     fn capacity(&self) -> usize;
 
+    /// Slots built now.
+    fn built(&self) -> usize;
+
     fn chunk_count(&self) -> usize;
 
-    fn slot(&self, index: usize) -> Option<&Slot<T>>;
+    /// The word and object of the built slot at `index`.
+    fn get(&self, index: usize) -> Option<(u64, &T)>;
 
-    /// The slot at `index` and its occupancy bit.
-    fn slot_with_bit(&self, index: usize) -> Option<(&Slot<T>, Bit<'_>)>;
+    /// The word of the built slot at `index`.
+    fn word(&self, index: usize) -> Option<u64>;
 
-    /// The slot at `index`, mutably, and its occupancy bit.
-    fn slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)>;
+    /// The built slot at `index`, mutably.
+    fn slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>>;
 
-    /// The slot at `index` and its occupancy bit if it is one of those that index 0 starts:
-    /// every slot built up to the first that is not (a heap pool's first chunk, an inline
-    /// pool's built slots). The hot paths look here first, and elsewhere only out of line.
-    fn first_slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)>;
+    /// The slot at `index`, mutably, if it is one of those that index 0 starts: every slot
+    /// built up to the first that is not (a heap pool's first chunk, an inline pool's built
+    /// slots). The hot paths look here first, and elsewhere only out of line.
+    fn first_slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>>;
 
     /// Every chunk of built slots, the first first.
     fn chunks(&self) -> Chunks<'_, T>;
@@ -53,23 +64,27 @@ pub trait Slots<T>: Sized {
     #[cfg(feature = "rayon")]
     fn parts_mut(&mut self) -> (PartMut<'_, T>, RestMut<'_, T>);
 
-    /// Builds one more blank slot and puts it on `free` under `lock`, for storage that builds
-    /// slots on first use; false when every slot is built (always, for storage built up front).
-    /// True also when another thread was building: this one waited for it, and the caller looks
-    /// for a free slot again.
-    fn build_next(&self, free: &FreeList, lock: &Lock, blank: impl FnOnce() -> T) -> bool;
+    /// Builds one more blank slot, for storage that builds slots on first use, and returns its
+    /// index; its word links it to `NIL`. `None` when every slot is built (always, for storage
+    /// built up front). If `blank` panics, nothing changed.
+    fn build_next(&mut self, blank: impl FnOnce() -> T) -> Option<usize>;
 
-    /// The same slots at the same versions, each made by `slot` from its pool-wide index and
-    /// the slot here: handles into this storage are good in the copy.
-    fn map_slots(&self, slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self;
+    /// Adds a chunk of blank slots, for storage that grows, while the pool holds fewer than
+    /// `limit`: its first index and length, its slots linked in order, the last to `NIL`. `None`
+    /// when it cannot grow. If `blank` panics, nothing changed but the table of positions.
+    fn grow(&mut self, limit: usize, blank: impl FnMut() -> T) -> Option<(usize, usize)>;
+
+    /// What a lender sees of the slots, for as long as it borrows them.
+    fn view(&mut self) -> Self::View<'_>;
+
+    /// The same slots at the same versions, each object made by `object` from whether its slot
+    /// is live and the object here: handles into this storage are good in the copy.
+    fn clone_with(&self, object: impl FnMut(bool, &T) -> T) -> Self;
 
     /// Whether the layout is one the pool could have reached (a grown chunk where its position
-    /// puts it, version floors even and below retirement); what is wrong if not.
+    /// puts it, version floors even and below retirement, bits set for the live slots only);
+    /// what is wrong if not.
     fn check_layout(&self) -> Result<(), &'static str>;
-
-    /// A version counted from the pool's offset, as the slots keep it.
-    #[cfg(test)]
-    fn version_of(&self, relative: u32) -> u32;
 }
 
 /// The chunks past the first: a growing pool's, or none.

@@ -1,7 +1,4 @@
-use crate::pooled::blank;
-use crate::slot::NIL;
-use crate::storage::Slots;
-use crate::{Evictable, Handle, Lease, Pool, PoolFull, Storage};
+use crate::{Evictable, Handle, Lease, Lender, Pool, PoolFull, Storage};
 
 /// A full pool evicts the live object its `evict_by` measure ranks lowest, and reuses its slot:
 /// the seed's sound pool, which cuts the quietest voice to play a new one
@@ -63,9 +60,13 @@ impl<T: Evictable, B: Storage> Pool<T, Evict, B> {
     #[doc(alias = "insert_with_key")]
     #[inline]
     pub fn create_with_handle(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Handle<T> {
-        self.make_room();
-        let Some(handle) = self.create_in_free_slot(init) else {
-            unreachable!("`make_room` left a slot on the free list");
+        // Evicts (more than once only if an evicted slot retires) until a slot is on the free
+        // list, so that `create` cannot find it empty.
+        while !self.books_mut().has_free_slot() {
+            self.evict_one();
+        }
+        let Some(handle) = self.books_mut().create(init) else {
+            unreachable!("a slot is on the free list");
         };
         handle
     }
@@ -90,16 +91,31 @@ impl<T: Evictable, B: Storage> Pool<T, Evict, B> {
         self.least_important(T::importance)
     }
 
-    /// Lends a blank object, set up by `init`, through `&self`; it comes back, reset, when the
-    /// [`Lease`] drops. Unlike `create` it never evicts: evicting resets a live object, which
-    /// someone may be reading through `&self`. The same as [`try_acquire`](Pool::try_acquire).
+    /// Evicts the victim.
+    #[cold]
+    fn evict_one(&mut self) {
+        let Some(victim) = self.victim() else {
+            panic!(
+                "{} cannot evict: it is full but holds no live object",
+                T::NAME
+            );
+        };
+        self.books_mut().evict(victim);
+    }
+}
+
+impl<T: Evictable, B: Storage> Lender<'_, T, Evict, B> {
+    /// Lends a blank object, set up by `init`; it comes back, reset, when the [`Lease`] drops.
+    /// Unlike `create` it never evicts: evicting resets a live object, which someone may be
+    /// reading through the lender. The same as [`try_acquire`](Lender::try_acquire).
     ///
     /// ```
     /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1, on_full = evict, evict_by = |v| v.volume)]
     /// # struct Voice { volume: u32 }
-    /// let voices = VoicePool::new();
+    /// let mut pool = VoicePool::new();
+    /// let voices = pool.lender();
     /// let preview = voices.acquire(|v| v.volume = 3)?;
     /// assert!(voices.acquire(|_| {}).is_err()); // full, and leases never evict
     /// drop(preview);
@@ -119,29 +135,5 @@ impl<T: Evictable, B: Storage> Pool<T, Evict, B> {
     #[inline]
     pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
         self.try_acquire(init)
-    }
-
-    /// Evicts until a slot is on the free list (more than once only if an evicted slot is
-    /// retired); builds one instead where the storage can. Looks at the free list itself, not
-    /// the counts, so that `create_in_free_slot` cannot find it empty after.
-    #[inline]
-    fn make_room(&mut self) {
-        while self.free.head_mut() == NIL
-            && !self.storage.build_next(&self.free, &self.lock, blank::<T>)
-        {
-            self.evict_one();
-        }
-    }
-
-    /// Evicts the victim.
-    #[cold]
-    fn evict_one(&mut self) {
-        let Some(victim) = self.victim() else {
-            panic!(
-                "{} cannot evict: it is full but holds no live object",
-                T::NAME
-            );
-        };
-        self.evict(victim);
     }
 }

@@ -1,4 +1,4 @@
-use crate::{Handle, Lease, Pool, PoolFull, Pooled, Storage};
+use crate::{Handle, Lease, Lender, Pool, PoolFull, Pooled, Storage};
 
 /// A full pool refuses: `create` returns [`PoolFull`] and changes nothing. The seed's "just
 /// don't create": a particle burst that does not fit is simply smaller. The default, from
@@ -57,16 +57,19 @@ impl<T: Pooled, B: Storage> Pool<T, Fail, B> {
     ) -> Result<Handle<T>, PoolFull> {
         self.try_create_with_handle(init)
     }
+}
 
-    /// Lends a blank object, set up by `init`, through `&self`; it comes back, reset, when the
-    /// [`Lease`] drops. The same as [`try_acquire`](Pool::try_acquire).
+impl<T: Pooled, B: Storage> Lender<'_, T, Fail, B> {
+    /// Lends a blank object, set up by `init`; it comes back, reset, when the [`Lease`] drops.
+    /// The same as [`try_acquire`](Lender::try_acquire).
     ///
     /// ```
     /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1)]
     /// # struct Scratch { points: Vec<u32> }
-    /// let pool = ScratchPool::new();
+    /// let mut pool = ScratchPool::new();
+    /// let pool = pool.lender();
     /// let lease = pool.acquire(|s| s.points.push(1))?;
     /// assert!(pool.acquire(|_| {}).is_err()); // the one slot is lent
     /// drop(lease);

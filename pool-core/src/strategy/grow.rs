@@ -1,5 +1,5 @@
 #[cfg(feature = "alloc")]
-use crate::{Handle, Lease, Pool, PoolFull, Pooled};
+use crate::{Handle, Lease, Lender, Pool, PoolFull, Pooled};
 
 /// A full pool adds a chunk of slots, up to `MAX` slots in all
 /// (`#[pool(on_full = grow, max = M)]`; no `max` is `usize::MAX`, capped at
@@ -70,50 +70,13 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
         &mut self,
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Result<Handle<T>, PoolFull> {
-        if self.is_full() && !self.grow(self.limit()) {
+        let limit = limit::<MAX>(self.capacity());
+        if self.is_full() && !self.books_mut().grow(limit) {
             return Err(self.refuse());
         }
-        self.create_in_free_slot(init).ok_or_else(|| self.refuse())
-    }
-
-    /// Lends a blank object, set up by `init`, through `&self`, adding a chunk of slots when
-    /// the pool is full; it comes back, reset, when the [`Lease`] drops. An `acquire` from
-    /// `init` counts the slot in hand as in use, so it grows the pool when that slot was the
-    /// last.
-    ///
-    /// ```
-    /// # use pooling::Pooled;
-    /// # #[derive(Pooled)]
-    /// # #[pool(size = 1, on_full = grow, max = 2)]
-    /// # struct Buffer { bytes: Vec<u8> }
-    /// let buffers = BufferPool::new();
-    /// let a = buffers.acquire(|_| {})?;
-    /// let b = buffers.acquire(|_| {})?; // grew
-    /// assert_eq!(buffers.capacity(), 2);
-    /// assert!(buffers.acquire(|_| {}).is_err()); // at `max`
-    /// # drop((a, b));
-    /// # Ok::<(), pooling::PoolFull>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`PoolFull`] when no slot is free and the pool holds `MAX` slots; `init` is not called.
-    #[doc(
-        alias = "get",
-        alias = "Get",
-        alias = "get_or_create",
-        alias = "pull",
-        alias = "take"
-    )]
-    #[inline]
-    pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
-        // Other threads may take the slots grown here before this one does: grow again then.
-        loop {
-            if let Some(taking) = self.take_slot() {
-                return Ok(self.lend_slot(taking, init));
-            }
-            if !self.grow(self.limit()) {
-                return Err(self.refuse());
-            }
+        match self.books_mut().create(init) {
+            Some(handle) => Ok(handle),
+            None => Err(self.refuse()),
         }
     }
 
@@ -142,9 +105,51 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     pub fn shrink(&mut self) -> usize {
         self.shrink_grown()
     }
+}
 
-    /// The most slots the pool may hold: `MAX`, or its capacity if built larger.
-    fn limit(&self) -> usize {
-        MAX.max(self.capacity())
+#[cfg(feature = "alloc")]
+impl<T: Pooled, const MAX: usize> Lender<'_, T, Grow<MAX>> {
+    /// Lends a blank object, set up by `init`, adding a chunk of slots when the pool is full;
+    /// it comes back, reset, when the [`Lease`] drops. An `acquire` from
+    /// `init` counts the slot in hand as in use, so it grows the pool when that slot was the
+    /// last.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1, on_full = grow, max = 2)]
+    /// # struct Buffer { bytes: Vec<u8> }
+    /// let mut pool = BufferPool::new();
+    /// let buffers = pool.lender();
+    /// let a = buffers.acquire(|_| {})?;
+    /// let b = buffers.acquire(|_| {})?; // grew
+    /// assert_eq!(buffers.capacity(), 2);
+    /// assert!(buffers.acquire(|_| {}).is_err()); // at `max`
+    /// # drop((a, b));
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PoolFull`] when no slot is free and the pool holds `MAX` slots; `init` is not called.
+    #[doc(
+        alias = "get",
+        alias = "Get",
+        alias = "get_or_create",
+        alias = "pull",
+        alias = "take"
+    )]
+    #[inline]
+    pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Result<Lease<'_, T>, PoolFull> {
+        match self.books().lend(Some(limit::<MAX>(self.capacity())), init) {
+            Some(lease) => Ok(lease),
+            None => Err(self.refuse()),
+        }
     }
+}
+
+/// The most slots a pool of `capacity` slots may hold: `MAX`, or its capacity if built larger,
+/// and never more than any pool holds.
+#[cfg(feature = "alloc")]
+fn limit<const MAX: usize>(capacity: usize) -> usize {
+    MAX.max(capacity).min(crate::limits::MAX_CAPACITY)
 }

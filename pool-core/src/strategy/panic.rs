@@ -1,4 +1,4 @@
-use crate::{Handle, Lease, Pool, Pooled, Storage};
+use crate::{Handle, Lease, Lender, Pool, Pooled, Storage};
 
 /// A full pool panics, naming itself, its capacity and its high-water mark: for pools sized so
 /// that they never fill, where filling up is a bug (`#[pool(on_full = panic)]`).
@@ -46,21 +46,23 @@ impl<T: Pooled, B: Storage> Pool<T, Panic, B> {
     #[inline]
     #[track_caller]
     pub fn create_with_handle(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Handle<T> {
-        match self.create_in_free_slot(init) {
+        match self.books_mut().create(init) {
             Some(handle) => handle,
             None => self.panic_full(),
         }
     }
+}
 
-    /// Lends a blank object, set up by `init`, through `&self`; it comes back, reset, when the
-    /// [`Lease`] drops.
+impl<T: Pooled, B: Storage> Lender<'_, T, Panic, B> {
+    /// Lends a blank object, set up by `init`; it comes back, reset, when the [`Lease`] drops.
     ///
     /// ```
     /// # use pooling::Pooled;
     /// # #[derive(Pooled)]
     /// # #[pool(size = 1, on_full = panic)]
     /// # struct Frame { commands: Vec<u32> }
-    /// let frames = FramePool::new();
+    /// let mut pool = FramePool::new();
+    /// let frames = pool.lender();
     /// let mut frame = frames.acquire(|_| {});
     /// frame.commands.push(7);
     /// assert!(frames.try_acquire(|_| {}).is_err()); // `acquire` would panic
@@ -78,7 +80,7 @@ impl<T: Pooled, B: Storage> Pool<T, Panic, B> {
     #[inline]
     #[track_caller]
     pub fn acquire(&self, init: impl FnOnce(&mut T)) -> Lease<'_, T> {
-        match self.lend(init) {
+        match self.books().lend(None, init) {
             Some(lease) => lease,
             None => self.panic_full(),
         }

@@ -1,7 +1,7 @@
 //! The counts behind the sync pool's [`Stats`](crate::Stats): kept per slot, so that creating
 //! and releasing touch no counter shared between threads, and added up when asked.
 
-use super::atomic::{AtomicU64, Ordering};
+use super::primitives::{AtomicU64, Ordering};
 
 /// A slot's own counts. Only the thread that owns the slot at the time writes them (the one
 /// that filled it, or reclaimed it), so a write is a load and a store on the slot's own cache

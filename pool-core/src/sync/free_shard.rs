@@ -1,6 +1,6 @@
 //! A shard of the free slots: a Treiber stack threaded through the slots' `next` fields.
 
-use super::atomic::{AtomicU32, AtomicU64, Ordering};
+use super::primitives::{AtomicU32, AtomicU64, Ordering};
 use crate::slot::NIL;
 
 /// The head of the stack: a tag in the high 32 bits, the index of the top slot (or `NIL`) in the
@@ -19,21 +19,7 @@ pub(crate) struct FreeShard {
     head: AtomicU64,
 }
 
-#[inline]
-fn pack(tag: u32, index: u32) -> u64 {
-    u64::from(tag) << 32 | u64::from(index)
-}
-
-#[inline]
-fn tag(head: u64) -> u32 {
-    (head >> 32) as u32
-}
-
-#[inline]
-#[expect(clippy::cast_possible_truncation, reason = "the index is the low half")]
-fn index(head: u64) -> u32 {
-    head as u32
-}
+use crate::slot::word::{high as tag, low as index, pack};
 
 impl FreeShard {
     /// An empty stack.

@@ -1,4 +1,4 @@
-use super::cell::ConstPtr;
+use super::primitives::ConstPtr;
 use super::slots::SyncSlots;
 use crate::Pooled;
 use core::fmt;

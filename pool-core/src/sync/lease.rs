@@ -1,4 +1,4 @@
-use super::cell::{self, MutPtr};
+use super::primitives::{self as cell, MutPtr};
 use super::slots::SyncSlots;
 use crate::{Handle, Pooled};
 use core::fmt;

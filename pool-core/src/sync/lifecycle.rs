@@ -2,7 +2,8 @@
 //! many guards read its object, in one `AtomicU64` (as sharded-slab's `Lifecycle` and
 //! `RefCount`), so that every change to them is one compare-and-swap.
 
-use super::atomic::{AtomicU64, Ordering};
+use super::primitives::{AtomicU64, Ordering};
+use crate::slot::word;
 
 /// The slot holds no object: it is on the free list, or being filled.
 const FREE: u64 = 0;
@@ -36,12 +37,15 @@ pub(crate) enum Released {
 
 #[inline]
 fn pack(version: u32, state: u64, refs: u64) -> u64 {
-    u64::from(version) << 32 | state << STATE_SHIFT | refs
+    debug_assert!(state < 8 && refs <= REFS);
+    #[expect(clippy::cast_possible_truncation, reason = "state and refs fill the low half")]
+    let low = (state << STATE_SHIFT | refs) as u32;
+    word::pack(version, low)
 }
 
 #[inline]
 fn version(word: u64) -> u32 {
-    (word >> 32) as u32
+    word::high(word)
 }
 
 #[inline]

@@ -1,7 +1,5 @@
 //! The pool shared across threads: [`SyncPool`], its [`SyncGuard`] and [`SyncLease`].
 
-mod atomic;
-mod cell;
 mod counts;
 mod free_shard;
 mod guard;
@@ -10,6 +8,7 @@ mod lease;
 mod lifecycle;
 mod owned;
 mod pool;
+mod primitives;
 #[cfg(all(test, not(loom)))]
 mod server_tests;
 mod shard;

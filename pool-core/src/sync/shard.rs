@@ -6,7 +6,7 @@
 //! are no thread-locals, and every thread works on the one shard.
 
 #[cfg(any(feature = "std", loom))]
-use super::atomic::{AtomicU64, Ordering};
+use super::primitives::{AtomicU64, Ordering};
 
 /// The free lists of each pool. More threads than this share them.
 #[cfg(all(feature = "std", not(loom)))]
@@ -94,7 +94,7 @@ mod current {
         }
     }
 
-    std::thread_local! {
+    super::super::primitives::thread_local! {
         static ID: ThreadId = ThreadId(IDS.claim());
     }
 
@@ -115,7 +115,7 @@ mod current {
         static ref IDS: Ids = Ids::new();
     }
 
-    loom::thread_local! {
+    super::super::primitives::thread_local! {
         static ID: ThreadId = ThreadId(IDS.claim());
     }
 

@@ -1,8 +1,8 @@
 //! The shared state of a sync pool, which guards and leases reach through `&`: the slots, the
 //! free lists and the count of refusals.
 
-use super::atomic::{AtomicU32, AtomicU64, Ordering};
-use super::cell::{MutPtr, UnsafeCell};
+use super::primitives::{AtomicU32, AtomicU64, Ordering};
+use super::primitives::{MutPtr, UnsafeCell};
 use super::counts::{SlotCounts, Tally};
 use super::free_shard::FreeShard;
 use super::guard::SyncGuard;
@@ -418,7 +418,7 @@ impl<T: Pooled> SyncSlots<T> {
 impl<T> SyncSlot<T> {
     /// A pointer to the object, for a guard to read.
     #[inline]
-    pub(crate) fn value(&self) -> super::cell::ConstPtr<T> {
+    pub(crate) fn value(&self) -> super::primitives::ConstPtr<T> {
         self.value.get()
     }
 

@@ -28,7 +28,7 @@
 //! wake only it: so a waiter that took a slot after being woken passes a notification on when
 //! others wait, and the next waiter tries too.
 
-use super::atomic::{AtomicU64, AtomicUsize, Ordering, fence};
+use super::primitives::{AtomicU64, AtomicUsize, Ordering, fence};
 use super::lease::SyncLease;
 use super::owned::OwnedSyncLease;
 use super::pool::SyncPool;

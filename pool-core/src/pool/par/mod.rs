@@ -1,18 +1,18 @@
 //! Parallel iteration with rayon (the `rayon` feature): the pool's slots split into spans at
 //! chunk and 64-slot group boundaries, each walked as the sequential iterators walk them.
 
-mod retain;
-mod span;
+pub(crate) mod retain;
+pub(crate) mod span;
 #[cfg(test)]
 mod tests;
 
-use crate::storage::{Slots, Storage};
+use crate::storage::Storage;
 use crate::{Handle, Pool, Pooled};
 use rayon::iter::plumbing::{UnindexedConsumer, bridge_unindexed};
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
-use retain::{Freed, Retain};
-use span::{Handles, Objects, Runs, Span, SpanMut, Walked, WalkedMut};
-use std::sync::{Mutex, PoisonError};
+use span::{Handles, Objects, Span, SpanMut, Walked, WalkedMut};
+pub(crate) use retain::{Freed, Retain};
+pub(crate) use span::Runs;
 
 /// The live objects of a pool with their handles, in parallel: `pool.par_iter()` with rayon's
 /// prelude in scope (the `rayon` feature).
@@ -66,13 +66,12 @@ impl<'a, T, S, B> IntoParallelIterator for &'a Pool<T, S, B>
 where
     T: Pooled + Send + Sync + 'a,
     B: Storage,
-    Pool<T, S, B>: Sync,
 {
     type Iter = ParIter<'a, T>;
     type Item = (Handle<T>, &'a T);
 
     fn into_par_iter(self) -> ParIter<'a, T> {
-        ParIter(Walked::new(Span::new(self, self.storage.parts())))
+        ParIter(Walked::new(Span::new(self.books().parts())))
     }
 }
 
@@ -86,13 +85,13 @@ where
     type Item = (Handle<T>, &'a mut T);
 
     fn into_par_iter(self) -> ParIterMut<'a, T> {
-        ParIterMut(WalkedMut::new(SpanMut::new(self.storage.parts_mut())))
+        ParIterMut(WalkedMut::new(SpanMut::new(self.books_mut().parts_mut())))
     }
 }
 
 impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
-    /// The live objects, in parallel with rayon (the `rayon` feature), for a pool that is
-    /// `Sync`. The work splits at chunks and at groups of 64 slots.
+    /// The live objects, in parallel with rayon (the `rayon` feature). The work splits at
+    /// chunks and at groups of 64 slots.
     ///
     /// ```
     /// # use pooling::Pooled;
@@ -111,9 +110,8 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     pub fn par_values(&self) -> ParValues<'_, T>
     where
         T: Send + Sync,
-        Self: Sync,
     {
-        ParValues(Walked::new(Span::new(self, self.storage.parts())))
+        ParValues(Walked::new(Span::new(self.books().parts())))
     }
 
     /// The live objects, mutably, in parallel with rayon (the `rayon` feature): the "animate
@@ -136,7 +134,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     where
         T: Send,
     {
-        ParValuesMut(WalkedMut::new(SpanMut::new(self.storage.parts_mut())))
+        ParValuesMut(WalkedMut::new(SpanMut::new(self.books_mut().parts_mut())))
     }
 
     /// [`retain`](Pool::retain) in parallel with rayon (the `rayon` feature): calls `keep` on
@@ -170,20 +168,6 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     where
         T: Send,
     {
-        let sink = Mutex::new(Freed::default());
-        let retain = Retain {
-            keep: &keep,
-            retired_at: self.storage.retired_at(),
-            sink: &sink,
-        };
-        let (free, counts) = (&mut self.free, &mut self.counts);
-        // Runs on unwinding too: what the parts freed before a panic joins the pool.
-        let _give_back = scopeguard::guard(&sink, |sink| {
-            let mut freed = sink.lock().unwrap_or_else(PoisonError::into_inner);
-            core::mem::take(&mut *freed).give_back(free, counts);
-        });
-        let runs = Runs(SpanMut::new(self.storage.parts_mut()));
-        // Dropped into the sink, where it is all there is but for a panic.
-        drop(bridge_unindexed(runs, retain));
+        self.books_mut().par_retain(&keep);
     }
 }

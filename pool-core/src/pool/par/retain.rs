@@ -1,29 +1,27 @@
 use crate::Pooled;
-use crate::pool::counts::Counts;
-use crate::pool::iter::WalkMut;
-use crate::slot::free_list::FreeList;
-use crate::slot::state::PlaceMut;
-use crate::slot::{NIL, Slot};
+use crate::pool::books::counts::Counts;
+use crate::slot::NIL;
+use crate::slot::state;
 use crate::storage::part::PartMut;
-use crate::storage::slots::no_rest_mut;
-use core::iter;
+use core::cell::Cell;
 use core::mem;
 use rayon::iter::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
 use std::sync::{Mutex, PoisonError};
 
-/// The slots a part of `par_retain` freed, threaded through their `next_free` fields as the
-/// sequential `retain` would have pushed them onto the free list: the last freed first.
-pub(crate) struct Freed<'a, T> {
+/// The slots a part of `par_retain` freed, threaded through their words as the sequential
+/// `retain` would have pushed them onto the free list: the last freed first.
+pub(crate) struct Freed<'a> {
     /// The slot freed last, `NIL` when none was.
     head: u32,
-    /// The slot freed first, last on the chain: its link is set when the chain is joined.
-    tail: Option<&'a mut Slot<T>>,
+    /// The word of the slot freed first, last on the chain: its link is set when the chain is
+    /// joined.
+    tail: Option<&'a mut u64>,
     /// Objects released, counting those whose slot retired.
     released: usize,
     retired: usize,
 }
 
-impl<T> Default for Freed<'_, T> {
+impl Default for Freed<'_> {
     fn default() -> Self {
         Self {
             head: NIL,
@@ -34,26 +32,16 @@ impl<T> Default for Freed<'_, T> {
     }
 }
 
-impl<'a, T> Freed<'a, T> {
+impl<'a> Freed<'a> {
     fn is_empty(&self) -> bool {
         self.tail.is_none() && self.released == 0
-    }
-
-    fn push(&mut self, index: usize, slot: &'a mut Slot<T>) {
-        slot.set_next_free_mut(self.head);
-        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
-        let index = index as u32;
-        self.head = index;
-        if self.tail.is_none() {
-            self.tail = Some(slot);
-        }
     }
 
     /// Takes `later`'s slots, freed after this chain's: the sequential `retain` would have
     /// pushed them after, so they come first.
     fn join(&mut self, later: &mut Self) {
         if let Some(tail) = later.tail.take() {
-            tail.set_next_free_mut(self.head);
+            state::link_word(tail, self.head);
             if self.tail.is_none() {
                 self.tail = Some(tail);
             }
@@ -63,31 +51,81 @@ impl<'a, T> Freed<'a, T> {
         self.retired += mem::take(&mut later.retired);
     }
 
-    /// Puts the chain at the head of `free` and counts its releases.
-    pub(crate) fn give_back(self, free: &mut FreeList, counts: &mut Counts) {
+    /// Puts the chain at the head of the free list from `free`, and counts its releases.
+    pub(crate) fn give_back(self, free: &mut u32, counts: &mut Counts) {
         if let Some(tail) = self.tail {
-            free.push_run(self.head, tail);
+            state::link_word(tail, *free);
+            *free = self.head;
         }
-        for _ in 0..self.released {
-            counts.release_mut();
-        }
-        for _ in 0..self.retired {
-            counts.retire_mut();
-        }
+        counts.release_many(self.released, self.retired);
+    }
+
+    /// Frees the slots of `run` for which `keep` is false onto the chain, as `Books::retain`
+    /// releases them: if a reset panics, its object stays live. If `keep` or a reset panics,
+    /// the slots freed before are on the chain.
+    fn retain<T: Pooled>(
+        &mut self,
+        run: PartMut<'a, T>,
+        keep: &impl Fn(&mut T) -> bool,
+        retired_at: u32,
+    ) {
+        let PartMut {
+            base,
+            objects,
+            words,
+            bits,
+        } = run;
+        let head = Cell::new(self.head);
+        let (released, retired) = (Cell::new(0), Cell::new(0));
+        // The index in the run of the slot freed first, when it starts the chain.
+        let first = Cell::new(None);
+        let starts_chain = self.tail.is_none();
+        // Also while unwinding.
+        let mut joined = scopeguard::guard((&mut *self, words), |(freed, words)| {
+            freed.head = head.get();
+            freed.released += released.get();
+            freed.retired += retired.get();
+            if let Some(first) = first.get() {
+                freed.tail = Some(&mut words[first]);
+            }
+        });
+        let run = PartMut {
+            base,
+            objects,
+            words: &mut *joined.1,
+            bits,
+        };
+        run.visit_live(|local, place, object| {
+            if keep(object) {
+                return;
+            }
+            object.reset_at_release();
+            released.set(released.get() + 1);
+            if place.vacate(retired_at) {
+                retired.set(retired.get() + 1);
+                return;
+            }
+            place.link(head.get());
+            #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+            head.set((base + local) as u32);
+            if starts_chain && first.get().is_none() {
+                first.set(Some(local));
+            }
+        });
     }
 }
 
 /// Where chains go that no reduction took, because a closure panicked: joined in any order, so
 /// that the pool gets every slot freed before the panic.
-pub(crate) type Sink<'a, T> = Mutex<Freed<'a, T>>;
+pub(crate) type Sink<'a> = Mutex<Freed<'a>>;
 
 /// A part's [`Freed`] chain, joined into the sink if dropped before a reduction took it.
-pub(crate) struct Chain<'s, 'a, T> {
-    freed: Freed<'a, T>,
-    sink: &'s Sink<'a, T>,
+pub(crate) struct Chain<'s, 'a> {
+    freed: Freed<'a>,
+    sink: &'s Sink<'a>,
 }
 
-impl<T> Drop for Chain<'_, '_, T> {
+impl Drop for Chain<'_, '_> {
     fn drop(&mut self) {
         if !self.freed.is_empty() {
             let mut sink = self.sink.lock().unwrap_or_else(PoisonError::into_inner);
@@ -97,37 +135,37 @@ impl<T> Drop for Chain<'_, '_, T> {
 }
 
 /// What `par_retain` asks of each part: a rayon consumer of chunk runs.
-pub(crate) struct Retain<'s, 'a, T, K> {
+pub(crate) struct Retain<'s, 'a, K> {
     pub(crate) keep: &'s K,
     pub(crate) retired_at: u32,
-    pub(crate) sink: &'s Sink<'a, T>,
+    pub(crate) sink: &'s Sink<'a>,
 }
 
-impl<T, K> Clone for Retain<'_, '_, T, K> {
+impl<K> Clone for Retain<'_, '_, K> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T, K> Copy for Retain<'_, '_, T, K> {}
+impl<K> Copy for Retain<'_, '_, K> {}
 
 /// A part of `par_retain` under way: the chain of what it freed so far.
-pub(crate) struct RetainFolder<'s, 'a, T, K> {
-    retain: Retain<'s, 'a, T, K>,
-    chain: Chain<'s, 'a, T>,
+pub(crate) struct RetainFolder<'s, 'a, K> {
+    retain: Retain<'s, 'a, K>,
+    chain: Chain<'s, 'a>,
 }
 
 /// Joins two parts' chains in part order.
 pub(crate) struct JoinChains;
 
-impl<'s, 'a, T, K> Consumer<PartMut<'a, T>> for Retain<'s, 'a, T, K>
+impl<'s, 'a, T, K> Consumer<PartMut<'a, T>> for Retain<'s, 'a, K>
 where
     T: Pooled + Send,
     K: Fn(&mut T) -> bool + Sync,
 {
-    type Folder = RetainFolder<'s, 'a, T, K>;
+    type Folder = RetainFolder<'s, 'a, K>;
     type Reducer = JoinChains;
-    type Result = Chain<'s, 'a, T>;
+    type Result = Chain<'s, 'a>;
 
     fn split_at(self, _: usize) -> (Self, Self, JoinChains) {
         (self, self, JoinChains)
@@ -148,7 +186,7 @@ where
     }
 }
 
-impl<'a, T, K> UnindexedConsumer<PartMut<'a, T>> for Retain<'_, 'a, T, K>
+impl<'a, T, K> UnindexedConsumer<PartMut<'a, T>> for Retain<'_, 'a, K>
 where
     T: Pooled + Send,
     K: Fn(&mut T) -> bool + Sync,
@@ -162,36 +200,21 @@ where
     }
 }
 
-impl<'s, 'a, T, K> Folder<PartMut<'a, T>> for RetainFolder<'s, 'a, T, K>
+impl<'s, 'a, T, K> Folder<PartMut<'a, T>> for RetainFolder<'s, 'a, K>
 where
     T: Pooled,
     K: Fn(&mut T) -> bool,
 {
-    type Result = Chain<'s, 'a, T>;
+    type Result = Chain<'s, 'a>;
 
     /// The sequential `retain`'s work on one run, but for the free list and the counts: the
     /// freed slots go on this part's chain.
     fn consume(mut self, run: PartMut<'a, T>) -> Self {
-        let freed = &mut self.chain.freed;
-        let mut walk = WalkMut::new(iter::once(run).chain(no_rest_mut()));
-        while let Some((index, slot, bit)) = walk.next_with_bit() {
-            if (self.retain.keep)(slot.value_mut()) {
-                continue;
-            }
-            // As `Pool::vacate`: if the reset panics, the object stays live.
-            slot.value_mut().reset_at_release();
-            let retired = PlaceMut::new(slot, &bit).vacate(self.retain.retired_at);
-            freed.released += 1;
-            if retired {
-                freed.retired += 1;
-            } else {
-                freed.push(index, slot);
-            }
-        }
+        (self.chain.freed).retain(run, self.retain.keep, self.retain.retired_at);
         self
     }
 
-    fn complete(self) -> Chain<'s, 'a, T> {
+    fn complete(self) -> Chain<'s, 'a> {
         self.chain
     }
 
@@ -200,8 +223,8 @@ where
     }
 }
 
-impl<'s, 'a, T> Reducer<Chain<'s, 'a, T>> for JoinChains {
-    fn reduce(self, mut left: Chain<'s, 'a, T>, mut right: Chain<'s, 'a, T>) -> Chain<'s, 'a, T> {
+impl<'s, 'a> Reducer<Chain<'s, 'a>> for JoinChains {
+    fn reduce(self, mut left: Chain<'s, 'a>, mut right: Chain<'s, 'a>) -> Chain<'s, 'a> {
         left.freed.join(&mut right.freed);
         left
     }

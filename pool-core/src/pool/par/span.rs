@@ -1,5 +1,5 @@
+use crate::Handle;
 use crate::pool::iter::{Walk, WalkMut};
-use crate::slot::Slot;
 use crate::slot::occupancy::BITS;
 use crate::storage::part::{Part, PartMut};
 use crate::storage::slots::{Chunks, ChunksMut, Rest, RestMut};
@@ -15,14 +15,9 @@ pub(crate) struct Span<'a, T> {
     rest: Rest<'a, T>,
 }
 
-// SAFETY: a `Span` is made only by `Span::new`, from a pool that is `Sync`, and reads the slots
-// and occupancy words only as `&Pool` does (`Walk`), which a `Sync` pool allows from any thread.
-unsafe impl<T: Send + Sync> Send for Span<'_, T> {}
-
 impl<'a, T> Span<'a, T> {
-    /// Every slot of `parts` (a pool's, from `Slots::parts`), for a pool that is `Sync`: `sync`
-    /// is that pool, whose type says so.
-    pub(crate) fn new<P: Sync>(_sync: &'a P, (head, rest): (Part<'a, T>, Rest<'a, T>)) -> Self {
+    /// Every slot of `parts` (a pool's, from `Slots::parts`).
+    pub(crate) fn new((head, rest): (Part<'a, T>, Rest<'a, T>)) -> Self {
         Self { head, rest }
     }
 
@@ -33,7 +28,7 @@ impl<'a, T> Span<'a, T> {
     /// The first half and, if the span holds more than one group, the second.
     pub(crate) fn split(self) -> (Self, Option<Self>) {
         let Self { head, rest } = self;
-        match rest.halve(head.slots.len()) {
+        match rest.halve(head.objects.len()) {
             Ok((rest, next, after)) => (
                 Self { head, rest },
                 Some(Self {
@@ -42,28 +37,17 @@ impl<'a, T> Span<'a, T> {
                 }),
             ),
             Err(rest) => {
-                let groups = head.slots.len().div_ceil(BITS);
-                if groups < 2 || head.words.len() < groups / 2 {
-                    return (Self { head, rest }, None);
+                let groups = head.objects.len().div_ceil(BITS);
+                match head.split_at_group(groups / 2 * BITS) {
+                    Ok((first, second)) => (
+                        Self { head: first, rest },
+                        Some(Self {
+                            head: second,
+                            rest: crate::storage::slots::no_rest(),
+                        }),
+                    ),
+                    Err(head) => (Self { head, rest }, None),
                 }
-                let at = groups / 2 * BITS;
-                let (slots, later) = head.slots.split_at(at);
-                let (words, later_words) = head.words.split_at(groups / 2);
-                let first = Part {
-                    base: head.base,
-                    slots,
-                    words,
-                };
-                let second = Part {
-                    base: head.base + at,
-                    slots: later,
-                    words: later_words,
-                };
-                let second = Self {
-                    head: second,
-                    rest: crate::storage::slots::no_rest(),
-                };
-                (Self { head: first, rest }, Some(second))
             }
         }
     }
@@ -74,12 +58,6 @@ pub(crate) struct SpanMut<'a, T> {
     head: PartMut<'a, T>,
     rest: RestMut<'a, T>,
 }
-
-// SAFETY: a span borrows its slots exclusively (`&mut`, from `&mut Pool`), and its occupancy
-// words are those of its own groups: a span splits at word boundaries, and `&mut Pool` keeps
-// anything else from reaching the words meanwhile. So no two threads reach one word, even where
-// the words are `Cell`s (without 64-bit atomics).
-unsafe impl<T: Send> Send for SpanMut<'_, T> {}
 
 impl<'a, T> SpanMut<'a, T> {
     /// Every slot of `parts` (a pool's, from `Slots::parts_mut`).
@@ -94,7 +72,7 @@ impl<'a, T> SpanMut<'a, T> {
     /// The first half and, if the span holds more than one group, the second.
     pub(crate) fn split(self) -> (Self, Option<Self>) {
         let Self { head, rest } = self;
-        match rest.halve(head.slots.len()) {
+        match rest.halve(head.objects.len()) {
             Ok((rest, next, after)) => (
                 Self { head, rest },
                 Some(Self {
@@ -103,28 +81,17 @@ impl<'a, T> SpanMut<'a, T> {
                 }),
             ),
             Err(rest) => {
-                let groups = head.slots.len().div_ceil(BITS);
-                if groups < 2 || head.words.len() < groups / 2 {
-                    return (Self { head, rest }, None);
+                let groups = head.objects.len().div_ceil(BITS);
+                match head.split_at_group(groups / 2 * BITS) {
+                    Ok((first, second)) => (
+                        Self { head: first, rest },
+                        Some(Self {
+                            head: second,
+                            rest: crate::storage::slots::no_rest_mut(),
+                        }),
+                    ),
+                    Err(head) => (Self { head, rest }, None),
                 }
-                let at = groups / 2 * BITS;
-                let (slots, later) = head.slots.split_at_mut(at);
-                let (words, later_words) = head.words.split_at(groups / 2);
-                let first = PartMut {
-                    base: head.base,
-                    slots,
-                    words,
-                };
-                let second = PartMut {
-                    base: head.base + at,
-                    slots: later,
-                    words: later_words,
-                };
-                let second = Self {
-                    head: second,
-                    rest: crate::storage::slots::no_rest_mut(),
-                };
-                (Self { head: first, rest }, Some(second))
             }
         }
     }
@@ -133,7 +100,7 @@ impl<'a, T> SpanMut<'a, T> {
     #[cfg(test)]
     pub(crate) fn runs(self) -> alloc::vec::Vec<(usize, usize, usize)> {
         self.chunks()
-            .map(|part| (part.base, part.slots.len(), part.words.len()))
+            .map(|part| (part.base, part.objects.len(), part.bits.len()))
             .collect()
     }
 }
@@ -141,13 +108,13 @@ impl<'a, T> SpanMut<'a, T> {
 /// What a walk hands out for each live object, through `&Pool`.
 pub(crate) trait Pick<'a, T: 'a> {
     type Item;
-    fn pick(index: usize, slot: &'a Slot<T>, object: &'a T) -> Self::Item;
+    fn pick(word: &'a u64, object: &'a T) -> Self::Item;
 }
 
 /// What a walk hands out for each live object, through `&mut Pool`.
 pub(crate) trait PickMut<'a, T: 'a> {
     type Item;
-    fn pick(index: usize, slot: &'a mut Slot<T>) -> Self::Item;
+    fn pick(word: &'a u64, object: &'a mut T) -> Self::Item;
 }
 
 /// Each object with its handle.
@@ -157,11 +124,11 @@ pub(crate) struct Handles;
 pub(crate) struct Objects;
 
 impl<'a, T: 'a> Pick<'a, T> for Handles {
-    type Item = (crate::Handle<T>, &'a T);
+    type Item = (Handle<T>, &'a T);
 
     #[inline]
-    fn pick(index: usize, slot: &'a Slot<T>, object: &'a T) -> Self::Item {
-        (slot.handle(index), object)
+    fn pick(&word: &'a u64, object: &'a T) -> Self::Item {
+        (Handle::from_live_word(word), object)
     }
 }
 
@@ -169,18 +136,17 @@ impl<'a, T: 'a> Pick<'a, T> for Objects {
     type Item = &'a T;
 
     #[inline]
-    fn pick(_: usize, _: &'a Slot<T>, object: &'a T) -> &'a T {
+    fn pick(_: &'a u64, object: &'a T) -> &'a T {
         object
     }
 }
 
 impl<'a, T: 'a> PickMut<'a, T> for Handles {
-    type Item = (crate::Handle<T>, &'a mut T);
+    type Item = (Handle<T>, &'a mut T);
 
     #[inline]
-    fn pick(index: usize, slot: &'a mut Slot<T>) -> Self::Item {
-        let handle = slot.handle_mut(index);
-        (handle, slot.value_mut())
+    fn pick(&word: &'a u64, object: &'a mut T) -> Self::Item {
+        (Handle::from_live_word(word), object)
     }
 }
 
@@ -188,8 +154,8 @@ impl<'a, T: 'a> PickMut<'a, T> for Objects {
     type Item = &'a mut T;
 
     #[inline]
-    fn pick(_: usize, slot: &'a mut Slot<T>) -> &'a mut T {
-        slot.value_mut()
+    fn pick(_: &'a u64, object: &'a mut T) -> &'a mut T {
+        object
     }
 }
 
@@ -219,8 +185,8 @@ impl<'a, T: Send + Sync + 'a, P: Pick<'a, T>> UnindexedProducer for Walked<'a, T
     fn fold_with<F: Folder<P::Item>>(self, folder: F) -> F {
         let mut walk = Walk::new(self.span.chunks());
         folder.consume_iter(iter::from_fn(move || {
-            let (index, slot, object) = walk.next()?;
-            Some(P::pick(index, slot, object))
+            let (word, object) = walk.next()?;
+            Some(P::pick(word, object))
         }))
     }
 }
@@ -250,7 +216,7 @@ impl<'a, T: Send + 'a, P: PickMut<'a, T>> UnindexedProducer for WalkedMut<'a, T,
 
     fn fold_with<F: Folder<P::Item>>(self, folder: F) -> F {
         folder.consume_iter(
-            WalkMut::new(self.span.chunks()).map(|(index, slot)| P::pick(index, slot)),
+            WalkMut::new(self.span.chunks()).map(|(word, object)| P::pick(word, object)),
         )
     }
 }

@@ -1,16 +1,16 @@
 //! The parallel walks driven without threads: every span split down to its groups, in order,
 //! so that Miri sees each piece of unsafe code and the joins are checked against `retain`.
 
-use super::retain::{Chain, Freed, Retain};
+use super::retain::{Chain, Retain};
 use super::span::{Handles, Runs, Span, SpanMut, Walked, WalkedMut};
+use crate::pool::books::par::Drive;
 use crate::slot::occupancy::BITS;
-use crate::storage::{Slots, Storage};
+use crate::storage::Storage;
 use crate::{Fail, Grow, Handle, Inline, Pool, PoolToken, Pooled};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use rayon::iter::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer, UnindexedProducer};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Mutex;
 
 /// A pooled type that owns something, so that resets have work to do.
 #[derive(Clone, Default)]
@@ -154,7 +154,7 @@ fn pools() -> (
 /// Checks that the leaves of `pool`'s span cover its chunks in order, each chunk's runs
 /// starting at its first slot or at a group of 64.
 fn check_leaves<S, B: Storage>(pool: &mut Pool<Mote, S, B>, chunks: &[(usize, usize)]) {
-    let leaves = leaves(SpanMut::new(pool.storage.parts_mut()));
+    let leaves = leaves(SpanMut::new(pool.books_mut().parts_mut()));
     let runs: Vec<_> = leaves.iter().flatten().copied().collect();
     assert!(leaves.len() > chunks.len(), "split past the chunks");
     let mut at = 0;
@@ -191,7 +191,7 @@ fn spans_halve_at_chunks_then_at_groups_on_every_storage() {
 fn check_walk<S, B: Storage>(pool: &mut Pool<Mote, S, B>) {
     let expected: Vec<(Handle<Mote>, u32)> = pool.iter_mut().map(|(h, m)| (h, m.value)).collect();
     let walked: Vec<(Handle<Mote>, &mut Mote)> = drive(
-        WalkedMut::<_, Handles>::new(SpanMut::new(pool.storage.parts_mut())),
+        WalkedMut::<_, Handles>::new(SpanMut::new(pool.books_mut().parts_mut())),
         Collect,
     );
     let walked: Vec<_> = (walked.into_iter())
@@ -206,7 +206,7 @@ fn check_walk<S, B: Storage>(pool: &mut Pool<Mote, S, B>) {
 
     let shared: &Pool<Mote, S, B> = pool;
     let read: Vec<(Handle<Mote>, &Mote)> = drive(
-        Walked::<_, Handles>::new(Span::new(shared, shared.storage.parts())),
+        Walked::<_, Handles>::new(Span::new(shared.books().parts())),
         Collect,
     );
     let read: Vec<_> = read.into_iter().map(|(h, m)| (h, m.value - 1)).collect();
@@ -224,22 +224,22 @@ fn a_split_walk_yields_every_live_object_once_in_slot_order() {
 /// `par_retain`'s parts, split to the groups and run in order.
 fn split_retain<S, B: Storage>(
     pool: &mut Pool<Mote, S, B>,
-    keep: impl Fn(&mut Mote) -> bool + Sync,
+    keep: impl Fn(&mut Mote) -> bool + Send + Sync,
 ) {
-    let sink = Mutex::new(Freed::default());
-    let retain = Retain {
-        keep: &keep,
-        retired_at: pool.storage.retired_at(),
-        sink: &sink,
-    };
-    let (free, counts) = (&mut pool.free, &mut pool.counts);
-    let give_back = scopeguard::guard(&sink, |sink| {
-        let mut freed = sink.lock().unwrap();
-        core::mem::take(&mut *freed).give_back(free, counts);
-    });
-    let chain: Chain<'_, '_, Mote> = drive(Runs(SpanMut::new(pool.storage.parts_mut())), retain);
-    drop(chain);
-    drop(give_back);
+    pool.books_mut().par_retain_by(&keep, Split);
+}
+
+/// `par_retain`'s parts split to the groups, run in order.
+struct Split;
+
+impl Drive for Split {
+    fn drive<'k, 'a, T: Pooled + Send, K: Fn(&mut T) -> bool + Sync>(
+        self,
+        runs: Runs<'a, T>,
+        retain: Retain<'k, 'a, K>,
+    ) -> Chain<'k, 'a> {
+        drive(runs, retain)
+    }
 }
 
 /// Fills every free slot, returning the handles in the order the pool hands them out.

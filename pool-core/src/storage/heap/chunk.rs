@@ -1,67 +1,88 @@
-use crate::slot::occupancy::{Bit, Occupancy};
-use crate::slot::state::Place;
-use crate::slot::{NIL, Slot};
-use crate::storage::part::{Part, PartMut};
+use crate::slot::occupancy;
+use crate::slot::state;
+use crate::slot::NIL;
+use crate::storage::part::{Part, PartMut, Places};
+use crate::storage::slot_ref::SlotMut;
+use crate::storage::view::ChunkView;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-/// A block of slots that never moves once built, with one occupancy bit per slot.
+/// A block of slots that never moves once built: its objects side by side, and apart from them
+/// each slot's word and one occupancy bit per slot.
 pub(crate) struct Chunk<T> {
+    // Invariant: `objects` and `words` have the same length, and `bits` has a bit for each slot
+    // (`words_for(len)` words), set exactly for the live ones; kept by the constructors (nothing
+    // changes the lengths after) and `slot/state.rs`.
     /// The pool-wide index of the first slot.
     base: usize,
-    slots: Box<[Slot<T>]>,
-    occupancy: Occupancy,
+    objects: Box<[T]>,
+    words: Box<[u64]>,
+    bits: Box<[u64]>,
 }
 
 impl<T> Chunk<T> {
     /// `len` blank slots at `version` (even: not live), threaded in order into a free list that
     /// ends in `NIL`.
-    pub(crate) fn build(
-        base: usize,
-        len: usize,
-        version: u32,
-        mut blank: impl FnMut() -> T,
-    ) -> Self {
-        let mut slots = Vec::with_capacity(len);
-        slots.extend((1..=len).map(|next| {
-            let next_free = if next == len {
-                NIL
-            } else {
-                #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
-                let next = (base + next) as u32;
-                next
-            };
-            Slot::new(blank(), version, next_free)
-        }));
-        Self {
-            base,
-            slots: slots.into_boxed_slice(),
-            occupancy: Occupancy::new(len),
-        }
-    }
-
-    /// A chunk of `slots` from `base` on, with the bits of the live ones set.
-    pub(crate) fn from_slots(base: usize, slots: Box<[Slot<T>]>) -> Self {
-        let occupancy = Occupancy::new(slots.len());
-        for (local, slot) in slots.iter().enumerate() {
-            Place::new(slot, occupancy.bit(local)).restore();
-        }
-        Self {
-            base,
-            slots,
-            occupancy,
-        }
-    }
-
-    /// A chunk at the same place, each slot made by `slot` from the pool-wide index and slot
-    /// here, with the bits of the live ones set (read from the new slots: `slot` runs user code,
-    /// `Clone`, and other threads may
-    /// make slots here live meanwhile).
-    pub(crate) fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
-        let slots = (self.slots.iter().enumerate())
-            .map(|(local, here)| slot(self.base + local, here))
+    pub(crate) fn build(base: usize, len: usize, version: u32, blank: impl FnMut() -> T) -> Self {
+        let mut blank = blank;
+        let objects: Box<[T]> = (0..len).map(|_| blank()).collect();
+        let words = (1..=len)
+            .map(|next| {
+                let next = if next == len {
+                    NIL
+                } else {
+                    #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+                    let next = (base + next) as u32;
+                    next
+                };
+                state::free_word(version, next)
+            })
             .collect();
-        Self::from_slots(self.base, slots)
+        Self {
+            base,
+            objects,
+            words,
+            bits: Self::no_bits(len),
+        }
+    }
+
+    /// A chunk of `objects` from `base` on, with their `words`, the bits of the live ones set.
+    ///
+    /// # Panics
+    /// When `objects` and `words` differ in length.
+    pub(crate) fn from_parts(base: usize, objects: Box<[T]>, words: Box<[u64]>) -> Self {
+        assert_eq!(objects.len(), words.len(), "a word for each object");
+        let mut bits = Self::no_bits(words.len());
+        for (local, &word) in words.iter().enumerate() {
+            if state::is_live(word) {
+                let (at, mask) = occupancy::locate(local);
+                bits[at] |= mask;
+            }
+        }
+        Self {
+            base,
+            objects,
+            words,
+            bits,
+        }
+    }
+
+    fn no_bits(len: usize) -> Box<[u64]> {
+        Vec::from_iter(core::iter::repeat_n(0, occupancy::words_for(len))).into_boxed_slice()
+    }
+
+    /// The same slots, each object made by `object` from whether its slot is live and the
+    /// object here: handles into this chunk are good in the copy.
+    pub(crate) fn clone_with(&self, mut object: impl FnMut(bool, &T) -> T) -> Self {
+        let objects = (self.objects.iter().zip(&*self.words))
+            .map(|(here, &word)| object(state::is_live(word), here))
+            .collect();
+        Self {
+            base: self.base,
+            objects,
+            words: self.words.clone(),
+            bits: self.bits.clone(),
+        }
     }
 
     #[inline]
@@ -71,63 +92,93 @@ impl<T> Chunk<T> {
 
     #[inline]
     pub(crate) fn len(&self) -> usize {
-        self.slots.len()
+        self.words.len()
     }
 
     #[inline]
-    pub(crate) fn slots(&self) -> &[Slot<T>] {
-        &self.slots
+    pub(crate) fn words(&self) -> &[u64] {
+        &self.words
     }
 
-    /// The slots beside their occupancy words.
+    /// The slots, shared.
     #[inline]
     pub(crate) fn part(&self) -> Part<'_, T> {
         Part {
             base: self.base,
-            slots: &self.slots,
-            words: self.occupancy.words(),
+            objects: &self.objects,
+            words: &self.words,
+            bits: &self.bits,
         }
     }
 
-    /// The slots, mutably, beside their occupancy words.
+    /// The slots, mutably.
     #[inline]
     pub(crate) fn part_mut(&mut self) -> PartMut<'_, T> {
         PartMut {
             base: self.base,
-            slots: &mut self.slots,
-            words: self.occupancy.words(),
+            objects: &mut self.objects,
+            words: &mut self.words,
+            bits: &mut self.bits,
         }
     }
 
-    /// The slot at `local`, an index in the chunk, and its bit: one bounds check, the slot's,
-    /// covers both.
+    /// The slots as a lender sees them, for as long as it borrows the chunk.
     #[inline]
-    pub(crate) fn slot(&self, local: usize) -> Option<(&Slot<T>, Bit<'_>)> {
-        let slot = self.slots.get(local)?;
-        // SAFETY: `local` is a slot's index, and the occupancy is built for the chunk's slots
-        // (`Occupancy::new(len)`, in `build` and `from_slots`, neither changed after), so it
-        // has a word for the bit of each.
-        let bit = unsafe { Bit::new_unchecked(self.occupancy.words(), local) };
-        Some((slot, bit))
+    pub(crate) fn view(&mut self) -> ChunkView<'_, T> {
+        ChunkView::new(
+            self.base,
+            &mut self.objects,
+            Places::new(&mut self.words, &mut self.bits),
+            None,
+        )
     }
 
-    /// The slot at `local`, mutably, and its bit.
+    /// The word and object of the slot at `local`, an index in the chunk: one bounds check, the
+    /// word's, covers both.
     #[inline]
-    pub(crate) fn slot_mut(&mut self, local: usize) -> Option<(&mut Slot<T>, Bit<'_>)> {
-        let slot = self.slots.get_mut(local)?;
-        // SAFETY: as in `slot`.
-        let bit = unsafe { Bit::new_unchecked(self.occupancy.words(), local) };
-        Some((slot, bit))
+    pub(crate) fn get(&self, local: usize) -> Option<(u64, &T)> {
+        let &word = self.words.get(local)?;
+        // SAFETY: `local` is in bounds of `words`, which is as long as `objects` (the invariant
+        // above).
+        let object = unsafe { self.objects.get_unchecked(local) };
+        Some((word, object))
     }
+
+    /// The word of the slot at `local`.
+    #[inline]
+    pub(crate) fn word(&self, local: usize) -> Option<u64> {
+        self.words.get(local).copied()
+    }
+
+    /// The slot at `local`, mutably: one bounds check, the object's, covers the word and the
+    /// bit.
+    #[inline]
+    pub(crate) fn slot_mut(&mut self, local: usize) -> Option<SlotMut<'_, T>> {
+        let object = self.objects.get_mut(local)?;
+        let (at, mask) = occupancy::locate(local);
+        debug_assert!(local < self.words.len() && at < self.bits.len());
+        // SAFETY: `local` is in bounds of `objects`, which is as long as `words` (the invariant
+        // above).
+        let word = unsafe { self.words.get_unchecked_mut(local) };
+        // SAFETY: `bits` has a bit for each slot (the invariant above): `local / 64` is in it.
+        let bits = unsafe { self.bits.get_unchecked_mut(at) };
+        Some(SlotMut::new(object, word, bits, mask))
+    }
+
 
     /// The version, counted from `offset`, that a chunk built in this one's place must start
     /// from so that no handle into this one can match it: past every version used here. The
     /// chunk's slots are free and none retired, so it is even and not 0.
     pub(crate) fn version_floor(&self, offset: u32) -> u32 {
-        self.slots
-            .iter()
-            .map(|slot| slot.version().wrapping_sub(offset))
+        (self.words.iter())
+            .map(|&word| state::version(word).wrapping_sub(offset))
             .max()
             .unwrap_or(crate::limits::FIRST_VERSION)
+    }
+
+    /// Whether the bits are those of the live slots, and no bit is set past the slots; what
+    /// disagrees if not.
+    pub(crate) fn check_bits(&self) -> Result<(), &'static str> {
+        crate::storage::part::check_bits(&self.words, &self.bits)
     }
 }

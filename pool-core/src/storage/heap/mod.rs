@@ -1,17 +1,20 @@
 pub(crate) mod chunk;
+pub(crate) mod geometry;
 pub(crate) mod grown;
-mod once_box;
+mod view;
 
 use crate::limits::{self, FIRST_VERSION};
-use crate::slot::Slot;
-use crate::slot::free_list::FreeList;
-use crate::slot::occupancy::Bit;
+use crate::slot::NIL;
 use crate::slot::offset;
+use crate::slot::state::Place;
+use crate::slot::word;
 use crate::storage::heap::chunk::Chunk;
+use crate::storage::heap::geometry::POSITIONS;
 use crate::storage::heap::grown::Grown;
-use crate::storage::lock::Lock;
+use crate::storage::slot_ref::SlotMut;
 use crate::storage::slots::{Chunks, ChunksMut, Slots};
 use core::iter;
+pub use view::HeapView;
 
 /// A heap pool's slots: the first chunk, built up front, and the chunks a growing pool added.
 #[doc(hidden)]
@@ -38,8 +41,8 @@ impl<T> HeapSlots<T> {
         }
     }
 
-    #[cfg(feature = "serde")]
     /// Storage from its parts (see [`Grown::restore`]), its versions counted from `offset`.
+    #[cfg(feature = "serde")]
     pub(crate) fn from_parts(offset: u32, first: Chunk<T>, grown: Grown<T>) -> Self {
         Self {
             first,
@@ -47,11 +50,6 @@ impl<T> HeapSlots<T> {
             offset,
             retired_at: limits::retired_at(offset),
         }
-    }
-
-    #[cfg(feature = "serde")]
-    pub(crate) fn offset(&self) -> u32 {
-        self.offset
     }
 
     #[cfg(feature = "serde")]
@@ -64,29 +62,79 @@ impl<T> HeapSlots<T> {
         &self.grown
     }
 
-    /// Adds a chunk (see [`Grown::grow`]) and puts its slots at the head of `free`; false when
-    /// the pool holds `limit` slots.
-    #[cold]
-    pub(crate) fn grow(
-        &self,
-        limit: usize,
-        lock: &Lock,
-        free: &FreeList,
-        blank: impl FnMut() -> T,
-    ) -> bool {
-        self.grown.grow(limit, self.offset, lock, free, blank)
+    /// The place of the slot at `index`, if there is one.
+    fn place(&mut self, index: usize) -> Option<Place<'_>> {
+        Some(self.slot_mut(index)?.place)
     }
 
-    /// Frees the grown chunks with no slot off `free` (see [`Grown::shrink`]).
-    pub(crate) fn shrink(&mut self, free: &FreeList) -> usize {
-        self.grown.shrink(&self.first, free, self.offset)
+    /// Frees the grown chunks whose every slot is on the free list from `head` (so none is live,
+    /// lent or retired: a retired slot leaves the list), takes their slots off the list, and
+    /// returns how many slots they held.
+    pub(crate) fn shrink(&mut self, head: &mut u32) -> usize {
+        let geometry = self.grown.geometry();
+        if self.grown.chunk_count() == 0 {
+            return 0;
+        }
+        let mut free_slots = [0usize; POSITIONS];
+        let word = |index| self.word(index).expect("free-list indices are in the pool");
+        for index in crate::slot::free_list::free_indices(*head, word) {
+            if index >= geometry.start() {
+                free_slots[geometry.position(index).0] += 1;
+            }
+        }
+        let mut freeable = [false; POSITIONS];
+        for part in self.grown.chunks() {
+            let k = geometry.position(part.base).0;
+            freeable[k] = free_slots[k] == part.objects.len();
+        }
+        if !freeable.contains(&true) {
+            return 0;
+        }
+        let keep = |index: usize| index < geometry.start() || !freeable[geometry.position(index).0];
+        let mut last: Option<usize> = None;
+        let mut index = *head;
+        while index != NIL {
+            let here = index;
+            index = word::low(self.word(here as usize).expect("free-list indices are in the pool"));
+            if keep(here as usize) {
+                match last {
+                    Some(last) => self.place(last).expect("a slot on the list").link(here),
+                    None => *head = here,
+                }
+                last = Some(here as usize);
+            }
+        }
+        match last {
+            Some(last) => self.place(last).expect("a slot on the list").link(NIL),
+            None => *head = NIL,
+        }
+        self.grown.free_chunks(self.offset, |k| freeable[k])
+    }
+
+    /// The word of the slot at `index`, if there is one.
+    #[inline]
+    pub(crate) fn word(&self, index: usize) -> Option<u64> {
+        match self.first.word(index) {
+            Some(word) => Some(word),
+            None => self.grown.word(index),
+        }
     }
 }
 
 impl<T> Slots<T> for HeapSlots<T> {
+    type View<'a>
+        = HeapView<'a, T>
+    where
+        T: 'a;
+
     #[inline]
     fn retired_at(&self) -> u32 {
         self.retired_at
+    }
+
+    #[inline]
+    fn offset(&self) -> u32 {
+        self.offset
     }
 
     /// Slots built now, in every chunk.
@@ -95,33 +143,35 @@ impl<T> Slots<T> for HeapSlots<T> {
         self.first.len() + self.grown.len()
     }
 
+    #[inline]
+    fn built(&self) -> usize {
+        self.capacity()
+    }
+
     fn chunk_count(&self) -> usize {
-        1 + self.grown.chunks().count()
+        1 + self.grown.chunk_count()
     }
 
     #[inline]
-    fn slot(&self, index: usize) -> Option<&Slot<T>> {
-        match self.first.slots().get(index) {
-            Some(slot) => Some(slot),
-            None => self.grown.slot(index).map(|(slot, _)| slot),
-        }
-    }
-
-    #[inline]
-    fn slot_with_bit(&self, index: usize) -> Option<(&Slot<T>, Bit<'_>)> {
-        match self.first.slot(index) {
+    fn get(&self, index: usize) -> Option<(u64, &T)> {
+        match self.first.get(index) {
             Some(found) => Some(found),
-            None => self.grown.slot(index),
+            None => self.grown.get(index),
         }
     }
 
     #[inline]
-    fn first_slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)> {
+    fn word(&self, index: usize) -> Option<u64> {
+        HeapSlots::word(self, index)
+    }
+
+    #[inline]
+    fn first_slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>> {
         self.first.slot_mut(index)
     }
 
     #[inline]
-    fn slot_mut(&mut self, index: usize) -> Option<(&mut Slot<T>, Bit<'_>)> {
+    fn slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>> {
         if index < self.first.len() {
             self.first.slot_mut(index)
         } else {
@@ -160,14 +210,28 @@ impl<T> Slots<T> for HeapSlots<T> {
     }
 
     #[inline]
-    fn build_next(&self, _: &FreeList, _: &Lock, _: impl FnOnce() -> T) -> bool {
-        false
+    fn build_next(&mut self, _: impl FnOnce() -> T) -> Option<usize> {
+        None
     }
 
-    fn map_slots(&self, mut slot: impl FnMut(usize, &Slot<T>) -> Slot<T>) -> Self {
+    fn grow(&mut self, limit: usize, blank: impl FnMut() -> T) -> Option<(usize, usize)> {
+        let room = limit.saturating_sub(self.capacity());
+        self.grown.grow(room, self.offset, blank)
+    }
+
+    fn view(&mut self) -> HeapView<'_, T> {
+        HeapView::new(
+            self.first.view(),
+            self.grown.view_parts(),
+            self.offset,
+            self.retired_at,
+        )
+    }
+
+    fn clone_with(&self, mut object: impl FnMut(bool, &T) -> T) -> Self {
         Self {
-            first: self.first.map_slots(&mut slot),
-            grown: self.grown.map_slots(slot),
+            first: self.first.clone_with(&mut object),
+            grown: self.grown.clone_with(object),
             offset: self.offset,
             retired_at: self.retired_at,
         }
@@ -177,11 +241,7 @@ impl<T> Slots<T> for HeapSlots<T> {
         if self.first.base() != 0 {
             return Err("a first chunk not at index 0");
         }
+        self.first.check_bits()?;
         self.grown.check(self.offset)
-    }
-
-    #[cfg(test)]
-    fn version_of(&self, relative: u32) -> u32 {
-        self.offset.wrapping_add(relative)
     }
 }

@@ -1,0 +1,193 @@
+//! The books changed through `&mut`: creating, releasing, retaining, growing and shrinking.
+
+use super::Books;
+use super::counts::Counts;
+use crate::pooled::blank;
+use crate::slot::NIL;
+use crate::slot::free_list::FreeList;
+use crate::storage::slot_ref::SlotMut;
+use crate::storage::{Slots, Storage};
+use crate::{Handle, Pooled, StaleHandle};
+use core::cell::Cell;
+use scopeguard::ScopeGuard;
+
+impl<T: Pooled, B: Storage> Books<T, B> {
+    /// Creates an object in the slot at the head of the free list, handing `init` its
+    /// handle-to-be, building a slot first for storage that builds them on first use; `None`
+    /// when no slot is free.
+    #[inline]
+    pub(crate) fn create(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Option<Handle<T>> {
+        let head = self.free as usize;
+        // One call of `init` for both paths, so that what it captures stays in registers: the
+        // out-of-line path finds the slot and does not take `init`.
+        let slot = match self.slots.first_slot_mut(head) {
+            Some(slot) => (head, slot),
+            None => Self::free_slot_past_first(&mut self.slots, &mut self.free)?,
+        };
+        Some(Self::fill(slot, &mut self.free, &mut self.counts, init))
+    }
+
+    /// Whether a slot is on the free list, building one first for storage that builds slots on
+    /// first use.
+    pub(crate) fn has_free_slot(&mut self) -> bool {
+        self.free != NIL || Self::free_slot_past_first(&mut self.slots, &mut self.free).is_some()
+    }
+
+    /// The slot at the head of the free list when it is not one of the first slots, or there is
+    /// none and storage that builds slots on first use builds one: out of line, so that the hot
+    /// path keeps its registers. `None` when no slot is free.
+    #[cold]
+    #[inline(never)]
+    fn free_slot_past_first<'s>(
+        slots: &'s mut B::Slots<T>,
+        free: &mut u32,
+    ) -> Option<(usize, SlotMut<'s, T>)> {
+        if *free == NIL {
+            let index = slots.build_next(blank::<T>)?;
+            let place = slots.slot_mut(index).expect("just built").place;
+            FreeList::new(Cell::from_mut(free)).push(index, &place);
+        }
+        let head = *free as usize;
+        Some((head, slots.slot_mut(head).expect("free-list indices are in the pool")))
+    }
+
+    /// Fills the free slot at the head of the free list with a new object: resets it, hands
+    /// it to `init` with its handle-to-be, then takes the slot off the list and makes it live.
+    #[inline]
+    fn fill(
+        (index, slot): (usize, SlotMut<'_, T>),
+        free: &mut u32,
+        counts: &mut Counts,
+        init: impl FnOnce(Handle<T>, &mut T),
+    ) -> Handle<T> {
+        let SlotMut { object, place } = slot;
+        let handle = place.next_handle(index);
+        // The slot stays on the free list until `init` returns, so that if it unwinds,
+        // resetting what it wrote is all there is to undo. (`init` cannot reach the pool: it is
+        // borrowed mutably.)
+        object.reset_at_reuse();
+        let mut object = scopeguard::guard(object, T::reset_at_release);
+        init(handle, &mut object);
+        ScopeGuard::into_inner(object);
+        FreeList::new(Cell::from_mut(free)).pop(&place);
+        place.fill(handle);
+        counts.create();
+        handle
+    }
+
+    /// Resets the live object `handle` names and frees its slot.
+    #[inline]
+    pub(crate) fn release(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
+        let retired_at = self.slots.retired_at();
+        let index = handle.index();
+        if let Some(slot) = self.slots.first_slot_mut(index) {
+            if !slot.place.matches(handle) {
+                return Err(StaleHandle::new(handle));
+            }
+            Self::vacate(slot, index, retired_at, &mut self.free, &mut self.counts);
+            return Ok(());
+        }
+        self.release_past_first(handle)
+    }
+
+    /// [`release`](Books::release) for a handle past the first slots: out of line, so that the
+    /// hot path keeps its registers.
+    #[cold]
+    #[inline(never)]
+    fn release_past_first(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
+        let retired_at = self.slots.retired_at();
+        match self.slots.slot_mut(handle.index()) {
+            Some(slot) if slot.place.matches(handle) => {
+                let index = handle.index();
+                Self::vacate(slot, index, retired_at, &mut self.free, &mut self.counts);
+                Ok(())
+            }
+            _ => Err(StaleHandle::new(handle)),
+        }
+    }
+
+    /// Resets a live object and frees its slot. If the reset panics, the object stays live.
+    #[inline]
+    fn vacate(
+        slot: SlotMut<'_, T>,
+        index: usize,
+        retired_at: u32,
+        free: &mut u32,
+        counts: &mut Counts,
+    ) {
+        slot.object.reset_at_release();
+        let place = slot.place;
+        let retired = place.vacate(retired_at);
+        counts.release();
+        let free = FreeList::new(Cell::from_mut(free));
+        // Pushed whatever happens, and taken off again when retired: the same push on every
+        // path lets the compiler see that the next `create` takes this slot.
+        free.push(index, &place);
+        if retired {
+            free.pop(&place);
+            counts.retire();
+        }
+    }
+
+    /// Releases the live object `handle` names to make room, counting an eviction.
+    pub(crate) fn evict(&mut self, handle: Handle<T>) {
+        self.release(handle)
+            .expect("the object to evict was just found live");
+        self.counts.evict();
+    }
+
+    /// Calls `keep` on every live object with its handle, and releases each one for which it
+    /// returns false.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(Handle<T>, &mut T) -> bool) {
+        let retired_at = self.slots.retired_at();
+        let (free, counts) = (&mut self.free, &mut self.counts);
+        for chunk in self.slots.chunks_mut() {
+            let base = chunk.base;
+            chunk.visit_live(|local, place, object| {
+                if !keep(Handle::from_live_word(place.word()), object) {
+                    let slot = SlotMut { object, place };
+                    Self::vacate(slot, base + local, retired_at, free, counts);
+                }
+            });
+        }
+    }
+
+    /// Adds a chunk of free slots, if the storage grows and the pool holds fewer than `limit`;
+    /// false when it cannot.
+    #[cold]
+    pub(crate) fn grow(&mut self, limit: usize) -> bool {
+        let Some((first, len)) = self.slots.grow(limit, blank::<T>) else {
+            return false;
+        };
+        let last = self.slots.slot_mut(first + len - 1).expect("just grown").place;
+        FreeList::new(Cell::from_mut(&mut self.free)).push_run(first, &last);
+        true
+    }
+
+    /// Gives back the grown chunks whose every slot is free; how many slots they held.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn shrink(&mut self) -> usize
+    where
+        B: Storage<Slots<T> = crate::storage::HeapSlots<T>>,
+    {
+        self.slots.shrink(&mut self.free)
+    }
+
+    /// Builds the blank object of every slot not built yet, threading them into the free list in
+    /// index order, ahead of the slots free already. The list is whole after each slot, so if a
+    /// blank object's code panics, the slots built before it are in the pool, free.
+    pub(crate) fn prefill(&mut self) {
+        let rest = self.free;
+        let mut last: Option<usize> = None;
+        while let Some(index) = self.slots.build_next(blank::<T>) {
+            let place = self.slots.slot_mut(index).expect("just built").place;
+            place.link(rest);
+            #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+            match last {
+                Some(last) => (self.slots.slot_mut(last).expect("built").place).link(index as u32),
+                None => self.free = index as u32,
+            }
+            last = Some(index);
+        }
+    }
+}

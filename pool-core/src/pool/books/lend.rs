@@ -1,0 +1,202 @@
+//! The books seen through a [`Lender`](crate::Lender): the slots' views, and the free list and
+//! counts as cells, which leases change through `&`.
+
+use super::Books;
+use super::counts::Counts;
+use crate::pool::lease::Lease;
+use crate::pooled::blank;
+use crate::slot::NIL;
+use crate::slot::free_list::FreeList;
+use crate::slot::state::Place;
+use crate::storage::view::{ChunkTable, ChunkView, SlotsView, Taken, chunk_at};
+use crate::storage::{Slots, Storage};
+use crate::{Handle, Pooled, Stats};
+use core::cell::Cell;
+use scopeguard::ScopeGuard;
+
+/// What a lease changes as it goes: the free list and the counts.
+pub(crate) struct Ledger<'a> {
+    free: &'a Cell<u32>,
+    counts: &'a Cell<Counts>,
+    /// The version at which a slot retires.
+    retired_at: u32,
+}
+
+impl Ledger<'_> {
+    /// Gives a lent slot, at `index`, its object reset, back to the free list.
+    pub(crate) fn give_back(&self, index: usize, place: &Place<'_>) {
+        Counts::update(self.counts, Counts::return_lease);
+        FreeList::new(self.free).push(index, place);
+    }
+
+    /// Takes a lent slot whose object's reset panicked out of use: no one is to see the object
+    /// half reset, and no handle names it. Counted as given back, and retired.
+    pub(crate) fn retire(&self, place: &Place<'_>) {
+        Counts::update(self.counts, |counts| {
+            counts.return_lease();
+            counts.retire();
+        });
+        place.retire(self.retired_at);
+    }
+
+    /// Makes the lent slot at `index` live, and returns its handle.
+    pub(crate) fn keep<T>(&self, index: usize, place: &Place<'_>) -> Handle<T> {
+        let handle = place.next_handle(index);
+        place.fill(handle);
+        Counts::update(self.counts, Counts::keep_lease);
+        handle
+    }
+}
+
+/// A pool's books, seen by a lender for as long as it borrows them.
+pub(crate) struct BooksView<'a, T: 'a, B: Storage + 'a> {
+    slots: <B::Slots<T> as Slots<T>>::View<'a>,
+    ledger: Ledger<'a>,
+    /// Set while blank objects are built through this view, whose code (a field's `Default`)
+    /// may reach the lender again: it may lend and give back, but not build again.
+    building: Cell<bool>,
+}
+
+impl<T: Pooled, B: Storage> Books<T, B> {
+    /// The books as a lender sees them.
+    pub(crate) fn view(&mut self) -> BooksView<'_, T, B> {
+        let retired_at = self.slots.retired_at();
+        BooksView {
+            slots: self.slots.view(),
+            ledger: Ledger {
+                free: Cell::from_mut(&mut self.free),
+                counts: Cell::from_mut(&mut self.counts),
+                retired_at,
+            },
+            building: Cell::new(false),
+        }
+    }
+}
+
+impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
+    #[inline]
+    pub(crate) fn capacity(&self) -> usize {
+        self.slots.capacity()
+    }
+
+    #[inline]
+    pub(crate) fn counts(&self) -> Counts {
+        self.ledger.counts.get()
+    }
+
+    pub(crate) fn stats(&self) -> Stats {
+        let chunks = (self.slots.chunks().iter())
+            .filter(|chunk| chunk.get().is_some())
+            .count();
+        super::stats(&self.counts(), self.capacity(), chunks)
+    }
+
+    /// Whether no slot is free, built or to be built.
+    #[inline]
+    pub(crate) fn is_full(&self) -> bool {
+        let counts = self.counts();
+        counts.in_use() + counts.retired() >= self.capacity()
+    }
+
+
+    /// The live object `handle` names.
+    #[inline]
+    pub(crate) fn get(&self, handle: Handle<T>) -> Option<&T> {
+        let (chunk, local) = self.slots.find(handle.index())?;
+        let (word, object) = chunk.live(local)?;
+        (word == handle.to_bits()).then_some(object)
+    }
+
+    /// Counts a refusal.
+    #[cold]
+    pub(crate) fn fail(&self) {
+        Counts::update(self.ledger.counts, Counts::fail);
+    }
+
+    /// Lends the object of a free slot, set up by `init`; `None` when no slot is free. Where the
+    /// free list is empty, it builds a slot (storage that builds on first use) or grows the pool
+    /// while it holds fewer than `grow_to` slots.
+    pub(crate) fn lend(
+        &self,
+        grow_to: Option<usize>,
+        init: impl FnOnce(&mut T),
+    ) -> Option<Lease<'_, T>> {
+        loop {
+            let head = self.ledger.free.get();
+            if head != NIL {
+                let index = head as usize;
+                let (chunk, local) = (self.slots.find(index)).expect("free-list indices are in the pool");
+                let place = chunk.place(local).expect("free-list indices are built");
+                FreeList::new(self.ledger.free).pop(&place);
+                place.lend();
+                let high_water = Counts::update(self.ledger.counts, Counts::lend);
+                // SAFETY: the slot was just taken off the free list, so no lease or `acquire`
+                // holds its object, and it is not live, so no lookup or iteration reaches it:
+                // this `Taken` is the only way to it until it is given back or made live.
+                let taken = unsafe { Taken::new(chunk.object(local)) };
+                return Some(self.lend_slot(index, place, taken, high_water, init));
+            }
+            if !self.add_free_slots(grow_to) {
+                return None;
+            }
+        }
+    }
+
+    /// Lends the object of the slot just taken, set up by `init`. `init` may acquire again (the
+    /// slot in hand is counted, so a growing pool grows). If the reset or `init` unwinds, the
+    /// slot goes back on the free list and the count is undone: after `init`, reset; after the
+    /// reset, as it is, as its plain data is reset again when the slot is next taken.
+    fn lend_slot(
+        &self,
+        index: usize,
+        place: Place<'a>,
+        mut taken: Taken<'a, T>,
+        high_water: usize,
+        init: impl FnOnce(&mut T),
+    ) -> Lease<'_, T> {
+        let ledger = &self.ledger;
+        let give_back = scopeguard::guard((), |()| {
+            Counts::update(ledger.counts, |counts| counts.unlend(high_water));
+            FreeList::new(ledger.free).push(index, &place);
+        });
+        taken.get_mut().reset_at_reuse();
+        let mut object = scopeguard::guard(taken.get_mut(), T::reset_at_release);
+        init(&mut object);
+        ScopeGuard::into_inner(object);
+        ScopeGuard::into_inner(give_back);
+        Lease::new(taken, index, place, &self.ledger)
+    }
+
+    /// Puts more free slots on the list: builds one (storage that builds on first use), or grows
+    /// the pool while it holds fewer than `grow_to`. False when it cannot.
+    ///
+    /// # Panics
+    /// When the blank objects' code (a field's `Default`) asks this lender for slots while it
+    /// builds them.
+    #[cold]
+    fn add_free_slots(&self, grow_to: Option<usize>) -> bool {
+        assert!(
+            !self.building.replace(true),
+            "a pool was asked for a slot while it was building blank objects: the `Default` or \
+             `reset_with` of a pooled field must not create or acquire objects of its own pool"
+        );
+        let _building = scopeguard::guard(&self.building, |building| building.set(false));
+        let built = match self.slots.build_next(blank::<T>) {
+            Some(built) => Some(built),
+            None => grow_to.and_then(|limit| self.slots.grow(limit, blank::<T>)),
+        };
+        let Some((chunk, local, len)) = built else {
+            return false;
+        };
+        let last = chunk.place(local + len - 1).expect("just built");
+        FreeList::new(self.ledger.free).push_run(chunk.base() + local, &last);
+        true
+    }
+}
+
+impl<'l, 'a: 'l, T: Pooled, B: Storage> ChunkTable<'l, T> for BooksView<'a, T, B> {
+    #[inline]
+    fn chunk(&self, k: usize) -> Option<Option<ChunkView<'l, T>>> {
+        chunk_at(self.slots.chunks(), k)
+    }
+}

@@ -1,0 +1,186 @@
+//! The one owner of a pool's books: which slots are live, free, lent or retired, the free list
+//! and the counts. Only this module's files touch them; the pool, its iterators and its lender
+//! go through the methods here.
+
+#[cfg(feature = "alloc")]
+mod check;
+mod copy;
+pub(crate) mod counts;
+mod engine;
+pub(crate) mod lend;
+#[cfg(feature = "rayon")]
+pub(crate) mod par;
+#[cfg(all(feature = "serde", feature = "alloc"))]
+pub(crate) mod save;
+
+use crate::pooled::blank;
+use crate::slot::NIL;
+use crate::storage::{Chunks, ChunksMut, Inline, InlineSlots, Slots, Storage};
+use crate::{Handle, Pooled, Stats};
+use counts::Counts;
+
+/// The slots of a pool and their books.
+///
+/// Invariants, kept by every method:
+/// - a slot is live exactly when its version is odd, and exactly then its occupancy bit is set
+///   (kept by `slot/state.rs`, the only code that changes either); `counts.live()` counts live
+///   slots;
+/// - the live slots, the slots on the free list, the slots lent to leases (each held by one
+///   lease, or by an `acquire` running its `init`) and the retired slots partition the built
+///   slots (inline storage builds slots on first use; heap storage builds them all up front);
+/// - a live slot's word is the bits of the handle that made it live; every handle carries an
+///   odd version, so no handle ever matches a slot without a live object, from this pool or any
+///   other; a slot moves to its next version whenever it stops being live, and a chunk given
+///   back by `shrink` passes its highest version on to any chunk grown in its place;
+/// - a live object is changed only through `&mut Books`.
+pub(crate) struct Books<T, B: Storage> {
+    slots: B::Slots<T>,
+    /// The head of the free list, threaded through the slots' words.
+    free: u32,
+    counts: Counts,
+}
+
+#[cfg(feature = "alloc")]
+impl<T: Pooled> Books<T, crate::Heap> {
+    /// `capacity` blank slots, all free, taken in index order.
+    pub(crate) fn with_capacity(capacity: usize) -> Self {
+        Self {
+            slots: crate::storage::HeapSlots::new(capacity, blank::<T>),
+            free: if capacity == 0 { NIL } else { 0 },
+            counts: Counts::new(),
+        }
+    }
+}
+
+impl<T, const N: usize, const W: usize> Books<T, Inline<N, W>> {
+    /// No slot built yet.
+    pub(crate) const fn inline() -> Self {
+        Self {
+            slots: InlineSlots::new(),
+            free: NIL,
+            counts: Counts::new(),
+        }
+    }
+}
+
+impl<T: Pooled, B: Storage> Books<T, B> {
+    /// Books from their parts, checked by the caller.
+    #[cfg(all(feature = "serde", feature = "alloc"))]
+    fn from_parts(slots: B::Slots<T>, free: u32, counts: Counts) -> Self {
+        Self {
+            slots,
+            free,
+            counts,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn capacity(&self) -> usize {
+        self.slots.capacity()
+    }
+
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.counts.live()
+    }
+
+    /// Whether no slot is free, built or to be built.
+    #[inline]
+    pub(crate) fn is_full(&self) -> bool {
+        self.counts.in_use() + self.counts.retired() >= self.capacity()
+    }
+
+    /// The object `handle` names.
+    #[inline]
+    pub(crate) fn get(&self, handle: Handle<T>) -> Option<&T> {
+        let (word, object) = self.slots.get(handle.index())?;
+        (word == handle.to_bits()).then_some(object)
+    }
+
+    /// The object `handle` names, mutably.
+    #[inline]
+    pub(crate) fn get_mut(&mut self, handle: Handle<T>) -> Option<&mut T> {
+        let slot = self.slots.slot_mut(handle.index())?;
+        slot.place.matches(handle).then_some(slot.object)
+    }
+
+    /// Whether `handle` names a live object.
+    #[inline]
+    pub(crate) fn contains(&self, handle: Handle<T>) -> bool {
+        self.slots.word(handle.index()) == Some(handle.to_bits())
+    }
+
+    /// Every chunk of built slots, the first first.
+    #[inline]
+    pub(crate) fn chunks(&self) -> Chunks<'_, T> {
+        self.slots.chunks()
+    }
+
+    /// Every chunk of built slots, mutably: to change live objects, not the books.
+    #[inline]
+    pub(crate) fn chunks_mut(&mut self) -> ChunksMut<'_, T> {
+        self.slots.chunks_mut()
+    }
+
+    /// [`chunks`](Books::chunks) as the first chunk and the rest, for parallel walks.
+    #[cfg(feature = "rayon")]
+    pub(crate) fn parts(
+        &self,
+    ) -> (
+        crate::storage::part::Part<'_, T>,
+        crate::storage::slots::Rest<'_, T>,
+    ) {
+        self.slots.parts()
+    }
+
+    /// The figures behind [`Stats`].
+    pub(crate) fn stats(&self) -> Stats {
+        let counts = &self.counts;
+        stats(counts, self.capacity(), self.slots.chunk_count())
+    }
+
+    /// Counts a refusal.
+    #[cold]
+    pub(crate) fn fail(&mut self) {
+        self.counts.fail();
+    }
+
+    #[inline]
+    pub(crate) fn high_water(&self) -> usize {
+        self.counts.high_water()
+    }
+
+    /// Sets the version of `handle`'s slot, counted from the pool's offset.
+    #[cfg(test)]
+    pub(crate) fn force_version(&mut self, handle: Handle<T>, version: u32) {
+        let offset = self.slots.offset();
+        let slot = self.slots.slot_mut(handle.index()).expect("a slot of this pool");
+        slot.place.force_version(offset.wrapping_add(version));
+    }
+
+    /// The version that `force_version(handle, relative)` gives a slot: what a handle then
+    /// holds.
+    #[cfg(test)]
+    pub(crate) fn version_of(&self, relative: u32) -> u32 {
+        self.slots.offset().wrapping_add(relative)
+    }
+}
+
+/// The [`Stats`] of a pool with `counts`, `capacity` slots and `chunks` chunks.
+pub(crate) fn stats(counts: &Counts, capacity: usize, chunks: usize) -> Stats {
+    let (live, leased, retired) = (counts.live(), counts.leased(), counts.retired());
+    Stats {
+        capacity,
+        live,
+        leased,
+        free: capacity - live - leased - retired,
+        high_water: counts.high_water(),
+        created: counts.created(),
+        released: counts.released(),
+        failed: counts.failed(),
+        evicted: counts.evicted(),
+        chunks,
+        retired,
+        waited: 0,
+    }
+}
