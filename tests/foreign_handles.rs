@@ -149,8 +149,12 @@ fn an_evicting_pool_never_names_a_lent_or_free_slot_as_victim() {
     {
         let lender = voices.lender();
         let lease = lender.acquire(|v| v.volume = 0.0).unwrap();
-        let least = lender.iter().min_by_key(|(_, v)| TotalOrder(v.volume));
-        assert_eq!(least.map(|(h, _)| h), Some(loud), "the quieter lease is not live");
+        let quietest = lender.iter().min_by_key(|(_, v)| TotalOrder(v.volume));
+        assert_eq!(
+            quietest.map(|(h, _)| h),
+            Some(loud),
+            "the quieter lease is not live"
+        );
         drop(lease);
     }
     assert_eq!(voices.victim(), Some(loud));

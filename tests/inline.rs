@@ -283,7 +283,10 @@ fn a_clone_keeps_every_handle_and_lent_slots_come_back_free() {
     let mut original = pool;
     // The lent slot is on the copy's free list, which an inline pool takes from before it
     // builds a slot; then the same creates give the same handles in both.
-    assert_eq!(copy.create(|_| {}).map(|h| h.index()), Ok(a.index()));
+    assert_eq!(
+        copy.create(|_| {}).map(pooling::Handle::index),
+        Ok(a.index())
+    );
     for _ in 0..5 {
         assert_eq!(
             copy.create(|_| {}).unwrap(),

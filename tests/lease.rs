@@ -211,7 +211,11 @@ fn each_full_pool_strategy_applies_to_acquire_as_far_as_it_can() {
     let leased: Vec<_> = (0..8)
         .map(|h| enemies.acquire(|e| e.health = h).unwrap())
         .collect();
-    assert_eq!(enemies.capacity(), 8, "acquire grew the pool through the lender");
+    assert_eq!(
+        enemies.capacity(),
+        8,
+        "acquire grew the pool through the lender"
+    );
     assert!(enemies.acquire(|_| {}).is_err(), "up to max");
     let healths: Vec<u32> = leased.iter().map(|e| e.health).collect();
     assert_eq!(healths, (0..8).collect::<Vec<_>>());

@@ -487,8 +487,7 @@ mod every_hook {
         );
         {
             let lender = pool.lender();
-            let leases: Vec<_> =
-                std::iter::from_fn(|| lender.try_acquire(|_| {}).ok()).collect();
+            let leases: Vec<_> = std::iter::from_fn(|| lender.try_acquire(|_| {}).ok()).collect();
             assert_eq!(
                 leases.len(),
                 stats.capacity - stats.retired,

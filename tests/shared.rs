@@ -4,9 +4,7 @@
 //! threads lease at once is a `SyncPool`: `tests/ui/pool-leased-from-threads.rs` shows that a
 //! shared `&Pool` cannot lend.) Fewer rounds under Miri.
 
-use pooling::{
-    Grow, Heap, Inline, Iter, IterMut, Lender, Pool, Pooled, Values, ValuesMut,
-};
+use pooling::{Grow, Heap, Inline, Iter, IterMut, Lender, Pool, Pooled, Values, ValuesMut};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::{Arc, LazyLock, RwLock};
@@ -106,7 +104,7 @@ fn lease_round(pool: &Lender<'_, Job>, round: u64) {
         })
         .collect();
     for (i, lease) in leases.into_iter().enumerate() {
-        if i == 0 && round % 8 == 0 && pool.len() < 8 {
+        if i == 0 && round.is_multiple_of(8) && pool.len() < 8 {
             let _ = lease.into_handle();
         }
     }
@@ -143,7 +141,7 @@ fn readers_share_a_pool_while_a_writer_leases_through_its_lender() {
     let pool = pool.into_inner().unwrap();
     let stats = pool.stats();
     assert_eq!(stats.created, 3 * ROUNDS);
-    assert_eq!(stats.released as usize, 3 * ROUNDS as usize - pool.len());
+    assert_eq!(stats.released, 3 * ROUNDS - pool.len() as u64);
     pool.check_consistency().unwrap();
 }
 

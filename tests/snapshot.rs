@@ -212,7 +212,11 @@ fn a_grown_and_shrunk_pool_round_trips_and_grows_as_before() {
 #[test]
 fn a_pool_with_forgotten_leases_saves_their_slots_as_free() {
     let mut pool = EnemyPool::new();
-    let kept = pool.lender().acquire(|e| e.health = 5).unwrap().into_handle();
+    let kept = pool
+        .lender()
+        .acquire(|e| e.health = 5)
+        .unwrap()
+        .into_handle();
     std::mem::forget(pool.lender().acquire(|e| e.health = 6).unwrap());
     let loaded = json_round_trip(&pool);
     let stats = loaded.stats();

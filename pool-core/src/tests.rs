@@ -547,11 +547,22 @@ fn iterating_a_lender_while_its_leases_build_slots_reads_only_built_ones() {
     }
     // The first word's bits were read before the leases set theirs; those of slots 64 to 69
     // are in the next word, read after.
-    assert_eq!(seen.len(), 16, "the words ahead of the walk are read as it reaches them");
-    assert_eq!(&seen[10..], &(64..70).map(|i| (i, 90 + i as u32)).collect::<Vec<_>>()[..]);
-    assert_eq!(&seen[..10], &(0..10).map(|v| (v as usize, v)).collect::<Vec<_>>()[..]);
+    assert_eq!(
+        seen.len(),
+        16,
+        "the words ahead of the walk are read as it reaches them"
+    );
+    assert_eq!(
+        &seen[10..],
+        &(64..70u32)
+            .map(|i| (i as usize, 90 + i))
+            .collect::<Vec<_>>()[..]
+    );
+    assert_eq!(
+        &seen[..10],
+        &(0..10).map(|v| (v as usize, v)).collect::<Vec<_>>()[..]
+    );
     assert_eq!(lender.len(), 70);
-    drop(lender);
     pool.check_consistency().unwrap();
 }
 
@@ -634,8 +645,7 @@ fn no_handle_reaches_a_slot_without_a_live_object_whatever_its_version() {
     let handles = || {
         (0..6).flat_map(move |index| {
             (1..32).step_by(2).map(move |step| {
-                let version =
-                    NonZeroU32::new(first.wrapping_add(step)).unwrap_or(NonZeroU32::MIN);
+                let version = NonZeroU32::new(first.wrapping_add(step)).unwrap_or(NonZeroU32::MIN);
                 Handle::new(index, version)
             })
         })
@@ -656,7 +666,11 @@ fn no_handle_reaches_a_slot_without_a_live_object_whatever_its_version() {
             .filter(|&h| lender.get(h).is_some() || lender.contains(h))
             .collect();
         lease.value += 1;
-        assert_eq!(reached, [live], "only the live object's own handle reaches it");
+        assert_eq!(
+            reached,
+            [live],
+            "only the live object's own handle reaches it"
+        );
     }
     let reached: Vec<_> = handles()
         .filter(|&h| pool.get(h).is_some() || pool.contains(h))
@@ -753,4 +767,3 @@ fn an_inline_pool_drops_and_clones_only_its_built_slots() {
     drop(copy);
     assert_eq!(Rc::strong_count(&shared), 1);
 }
-

@@ -12,8 +12,8 @@
 //! same sequences, single-threaded ([`run_sync`]).
 
 use pooling::{
-    Evict, Evictable, Fail, Grow, Handle, Heap, Inline, Lease, Lender, Panic, Pool, PoolFull, Pooled,
-    Reset, Storage, SyncPool, TotalOrder,
+    Evict, Evictable, Fail, Grow, Handle, Heap, Inline, Lease, Lender, Panic, Pool, PoolFull,
+    Pooled, Reset, Storage, SyncPool, TotalOrder,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -904,7 +904,9 @@ fn trap<T: Object, S: Strategy<T, B>, B: Storage>(
             drop(S::acquire(&pool.lender(), 7002, &held));
             None
         }
-        Entry::AcquireKeep => (S::acquire(&pool.lender(), 7003, &held).ok()).map(Lease::into_handle),
+        Entry::AcquireKeep => {
+            (S::acquire(&pool.lender(), 7003, &held).ok()).map(Lease::into_handle)
+        }
         Entry::Release | Entry::GuardDrop => {
             if let Some(handle) = handle {
                 let _ = pool.release(handle);

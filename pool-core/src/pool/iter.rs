@@ -11,6 +11,9 @@ pub(crate) type Bits<'a> = SetBits<Copied<slice::Iter<'a, u64>>>;
 pub(crate) struct Walk<'a, T> {
     objects: &'a [T],
     words: &'a [u64],
+    /// The objects from the current word of bits' first slot on, and that slot's index.
+    group: &'a [T],
+    at: usize,
     bits: Bits<'a>,
     rest: Chunks<'a, T>,
 }
@@ -21,6 +24,8 @@ impl<'a, T> Walk<'a, T> {
         Self {
             objects: first.objects,
             words: first.words,
+            group: &[],
+            at: 0,
             bits: SetBits::new(first.bits.iter().copied()),
             rest: chunks,
         }
@@ -32,14 +37,15 @@ impl<'a, T> Walk<'a, T> {
         if !self.bits.in_word() {
             self.next_word()?;
         }
-        let local = self.bits.word_start() + self.bits.next_in_word();
-        debug_assert!(local < self.objects.len(), "a bit past the chunk's slots");
+        let bit = self.bits.next_in_word();
+        debug_assert!(bit < self.group.len(), "a bit past the chunk's slots");
         // SAFETY: a bit is set only for a live slot of its chunk (`slot/state.rs` changes bits
-        // and versions together), and a chunk's bits cover its own slots: `local` is in bounds
-        // of `objects`, and of `words`, as long.
-        let object = unsafe { self.objects.get_unchecked(local) };
-        // SAFETY: as for `object`.
-        let word = unsafe { self.words.get_unchecked(local) };
+        // and versions together), and a chunk's bits cover its own slots: `bit` is in bounds
+        // of the objects from its word's first slot on.
+        let object = unsafe { self.group.get_unchecked(bit) };
+        // SAFETY: as for `object`: the slot's index is in bounds of the words, as many as the
+        // objects. (Read only where the caller uses it: `values()` does not.)
+        let word = unsafe { self.words.get_unchecked(self.at + bit) };
         Some((word, object))
     }
 
@@ -47,7 +53,9 @@ impl<'a, T> Walk<'a, T> {
     #[inline]
     fn next_word(&mut self) -> Option<()> {
         loop {
-            if self.bits.next_word().is_some() {
+            if let Some(at) = self.bits.next_word() {
+                self.group = self.objects.get(at..).unwrap_or_default();
+                self.at = at;
                 return Some(());
             }
             self.next_chunk()?;
@@ -71,6 +79,8 @@ impl<T> Clone for Walk<'_, T> {
         Self {
             objects: self.objects,
             words: self.words,
+            group: self.group,
+            at: self.at,
             bits: self.bits.clone(),
             rest: self.rest.clone(),
         }

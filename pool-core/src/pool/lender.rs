@@ -3,8 +3,8 @@
 use crate::pool::books::lend::BooksView;
 use crate::pool::lease::Lease;
 use crate::slot::occupancy::SetBits;
-use crate::storage::view::{ChunkTable, ChunkView};
 use crate::storage::Storage;
+use crate::storage::view::{ChunkTable, ChunkView};
 use crate::{Handle, Heap, PoolFull, Pooled, Stats, limits};
 use core::cell::Cell;
 use core::fmt;
@@ -284,6 +284,15 @@ impl<'a, T: Pooled, S, B: Storage> Lender<'a, T, S, B> {
     }
 }
 
+impl<'l, T: Pooled, S, B: Storage> IntoIterator for &'l Lender<'_, T, S, B> {
+    type Item = (Handle<T>, &'l T);
+    type IntoIter = LenderIter<'l, T>;
+
+    fn into_iter(self) -> LenderIter<'l, T> {
+        self.iter()
+    }
+}
+
 /// `lender[handle]`: the live object `handle` names, as [`get`](Lender::get) returns it.
 ///
 /// # Panics
@@ -340,9 +349,11 @@ impl<'l, T> LenderWalk<'l, T> {
                 }
             }
             let chunk = loop {
-                let chunk = self.table.chunk(self.next)?;
+                if self.next >= self.table.places() {
+                    return None;
+                }
                 self.next += 1;
-                if let Some(chunk) = chunk {
+                if let Some(chunk) = self.table.chunk(self.next - 1) {
                     break chunk;
                 }
             };

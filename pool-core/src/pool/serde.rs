@@ -61,7 +61,7 @@ mod pools {
     /// ```
     impl<T: Pooled + Serialize, S> Serialize for Pool<T, S> {
         fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
-            self.books().save(self.books().layout(), serializer)
+            self.books().save(&self.books().layout(), serializer)
         }
     }
 
@@ -71,7 +71,7 @@ mod pools {
         for Pool<T, S, Inline<N, W>>
     {
         fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
-            self.books().save(self.books().layout(), serializer)
+            self.books().save(&self.books().layout(), serializer)
         }
     }
 

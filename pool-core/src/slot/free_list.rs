@@ -18,16 +18,15 @@ impl<'a> FreeList<'a> {
         Self { head }
     }
 
-
     /// Takes the head slot, `place`, off the list.
     #[inline]
-    pub(crate) fn pop(&self, place: &Place<'_>) {
+    pub(crate) fn pop(self, place: &Place<'_>) {
         self.head.set(place.next_free());
     }
 
     /// Puts the slot at `index`, `place`, which holds no live object, on the list.
     #[inline]
-    pub(crate) fn push(&self, index: usize, place: &Place<'_>) {
+    pub(crate) fn push(self, index: usize, place: &Place<'_>) {
         place.link(self.head.get());
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
         self.head.set(index as u32);
@@ -36,7 +35,7 @@ impl<'a> FreeList<'a> {
     /// Puts a run of slots already threaded from `first` to `last` (whose link is overwritten)
     /// at the head of the list, in one step.
     #[inline]
-    pub(crate) fn push_run(&self, first: usize, last: &Place<'_>) {
+    pub(crate) fn push_run(self, first: usize, last: &Place<'_>) {
         last.link(self.head.get());
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
         self.head.set(first as u32);

@@ -1,9 +1,9 @@
+use crate::slot::word;
 use core::cmp::Ordering;
 use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
 use core::num::{NonZeroU32, NonZeroU64};
-use crate::slot::word;
 
 /// A key to one object in a pool: a slot index and the version of the object in that slot.
 ///
@@ -76,6 +76,7 @@ impl<T> Handle<T> {
     /// A handle to the object of version `version` in slot `index`. The version must be
     /// odd, as the versions of live slots are: that no handle carries an even version is what
     /// keeps every handle away from slots without a live object.
+    #[cfg(any(test, all(feature = "alloc", target_has_atomic = "64")))]
     #[inline]
     pub(crate) const fn new(index: u32, version: NonZeroU32) -> Self {
         debug_assert!(version.get() % 2 == 1, "handles carry odd versions");
@@ -92,19 +93,27 @@ impl<T> Handle<T> {
     /// `version` (even): the next version, `version | 1`, is odd, so not zero.
     #[inline]
     pub(crate) fn next_at(index: usize, version: u32) -> Self {
-        debug_assert!(version % 2 == 0);
+        debug_assert!(version.is_multiple_of(2));
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
         let index = index as u32;
-        Self::from_live_word(word::pack(version | 1, index))
+        // `version | 1` sets bit 32: the compiler sees the word is not zero, and drops the
+        // check.
+        match NonZeroU64::new(word::pack(version | 1, index)) {
+            Some(bits) => Self {
+                bits,
+                marker: PhantomData,
+            },
+            None => unreachable!(),
+        }
     }
 
     /// The handle whose bits are `word`, the word of a live slot (its version odd, so not zero).
     #[inline]
     pub(crate) fn from_live_word(word: u64) -> Self {
-        debug_assert!(word::high(word) % 2 == 1, "a live slot's version is odd");
         // Bit 32 is the version's lowest bit, set in every live word: or-ing it in changes
         // nothing and tells the compiler the word is not zero, with no branch.
         const LIVE: NonZeroU64 = NonZeroU64::new(1 << 32).unwrap();
+        debug_assert!(word::high(word) % 2 == 1, "a live slot's version is odd");
         Self {
             bits: LIVE | word,
             marker: PhantomData,

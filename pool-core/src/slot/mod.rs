@@ -14,5 +14,8 @@ pub(crate) const NIL: u32 = u32::MAX;
 
 /// The low half of a lent slot's word: no index (indices end below it), and not `NIL`, so a
 /// slot's word says whether it is lent.
-#[expect(clippy::cast_possible_truncation, reason = "INDEX_END is below u32::MAX")]
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "INDEX_END is below u32::MAX"
+)]
 pub(crate) const LENT: u32 = crate::limits::INDEX_END as u32;

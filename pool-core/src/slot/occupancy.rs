@@ -83,12 +83,6 @@ impl<I: Iterator<Item = u64>> SetBits<I> {
         self.bits &= self.bits - 1;
         bit
     }
-
-    /// The index of the current word's bit 0.
-    #[inline]
-    pub(crate) fn word_start(&self) -> usize {
-        self.at
-    }
 }
 
 impl<I: Iterator<Item = u64>> Iterator for SetBits<I> {

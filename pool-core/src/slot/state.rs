@@ -20,6 +20,7 @@ pub(crate) const fn free_word(version: u32, next_free: u32) -> u64 {
 }
 
 /// The word of the slot at `index`, live at `version` (odd).
+#[cfg(all(feature = "serde", feature = "alloc"))]
 #[inline]
 pub(crate) const fn live_word(version: u32, index: usize) -> u64 {
     #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
@@ -54,6 +55,11 @@ pub(crate) const fn is_lent(word: u64) -> bool {
     !is_live(word) && word::low(word) == crate::slot::LENT
 }
 
+/// The index of a word's low half in [`Place::halves`]'s array.
+const LOW: usize = if cfg!(target_endian = "little") { 0 } else { 1 };
+/// The index of a word's high half in [`Place::halves`]'s array.
+const HIGH: usize = 1 - LOW;
+
 /// A slot's word and its occupancy bit.
 #[derive(Clone, Copy)]
 pub(crate) struct Place<'a> {
@@ -75,9 +81,22 @@ impl<'a> Place<'a> {
         self.word.get()
     }
 
+    /// The word's two halves, as cells: the version and the link change apart, as 32-bit
+    /// loads and stores, where changing one half of the whole word would take a shift and a
+    /// mask more.
+    #[inline]
+    fn halves(&self) -> &'a [Cell<u32>; 2] {
+        let word: *const Cell<u64> = self.word;
+        // SAFETY: `Cell<u64>` has the layout of `u64`, and `[Cell<u32>; 2]` that of `[u32; 2]`
+        // (a cell has its value's): the same size, a `u64` aligned at least as a `u32`, every
+        // bit pattern valid for both. Cells allow writes through shared references, and the
+        // two views live on the word's one thread (a cell is not `Sync`).
+        unsafe { &*word.cast::<[Cell<u32>; 2]>() }
+    }
+
     #[inline]
     pub(crate) fn version(&self) -> u32 {
-        version(self.word.get())
+        self.halves()[HIGH].get()
     }
 
     #[inline]
@@ -103,14 +122,14 @@ impl<'a> Place<'a> {
     /// The next slot of the free list, for a slot on it.
     #[inline]
     pub(crate) fn next_free(&self) -> u32 {
-        word::low(self.word.get())
+        self.halves()[LOW].get()
     }
 
     /// Links the slot, which is not live, to `next` on the free list.
     #[inline]
     pub(crate) fn link(&self, next: u32) {
         debug_assert!(!self.is_live());
-        self.word.set(word::pack(self.version(), next));
+        self.halves()[LOW].set(next);
     }
 
     /// Makes the slot, not live, live with `handle`, the one
@@ -130,7 +149,7 @@ impl<'a> Place<'a> {
         debug_assert!(self.is_live());
         self.bits.set(self.bits.get() & !self.mask);
         let version = self.version().wrapping_add(1);
-        self.word.set(word::pack(version, word::low(self.word.get())));
+        self.halves()[HIGH].set(version);
         version == retired_at
     }
 
@@ -144,7 +163,7 @@ impl<'a> Place<'a> {
     /// Gives a slot just built its first word: not live, at `version`, linked to `NIL`.
     #[inline]
     pub(crate) fn start(&self, version: u32) {
-        debug_assert!(version % 2 == 0);
+        debug_assert!(version.is_multiple_of(2));
         self.word.set(free_word(version, crate::slot::NIL));
     }
 
@@ -159,6 +178,7 @@ impl<'a> Place<'a> {
     /// Sets the slot's version, keeping the low half of its word.
     #[cfg(test)]
     pub(crate) fn force_version(&self, version: u32) {
-        self.word.set(word::pack(version, word::low(self.word.get())));
+        self.word
+            .set(word::pack(version, word::low(self.word.get())));
     }
 }

@@ -3,10 +3,10 @@ use super::slot_ref::SlotMut;
 use super::slots::{Chunks, ChunksMut, Slots, no_rest, no_rest_mut};
 use super::view::{ChunkView, SlotsView};
 use crate::limits::{self, FIRST_VERSION};
+use crate::slot::NIL;
 use crate::slot::occupancy::{self};
 use crate::slot::offset;
 use crate::slot::state;
-use crate::slot::NIL;
 use core::cell::Cell;
 use core::iter;
 use core::mem::MaybeUninit;
@@ -130,6 +130,7 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
         limits::retired_at(self.offset)
     }
 
+    #[cfg(any(test, all(feature = "serde", feature = "alloc")))]
     #[inline]
     fn offset(&self) -> u32 {
         self.offset
@@ -150,9 +151,9 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
     }
 
     #[inline]
-    fn get(&self, index: usize) -> Option<(u64, &T)> {
+    fn get(&self, index: usize, word: u64) -> Option<&T> {
         let object = self.objects().get(index)?;
-        Some((self.words[index], object))
+        (self.words[index] == word).then_some(object)
     }
 
     #[inline]
@@ -288,11 +289,6 @@ impl<'a, T, const N: usize> SlotsView<'a, T> for InlineView<'a, T, N> {
     #[inline]
     fn capacity(&self) -> usize {
         N
-    }
-
-    #[inline]
-    fn retired_at(&self) -> u32 {
-        limits::retired_at(self.offset.get())
     }
 
     #[cold]

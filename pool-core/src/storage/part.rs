@@ -4,13 +4,17 @@
 //! Invariants, kept by the storage that makes them: `objects` and `words` have one element per
 //! slot; `bits` has a bit for each (`words_for(len)` words), set exactly for the live slots.
 
-use crate::slot::occupancy::{self, BITS, SetBits};
+use crate::slot::occupancy::{self, BITS};
 use crate::slot::state::{self, Place};
 use core::cell::Cell;
 
 /// A chunk of built slots, shared.
 pub(crate) struct Part<'a, T> {
     /// The pool-wide index of `objects[0]`.
+    #[cfg_attr(
+        not(feature = "alloc"),
+        expect(dead_code, reason = "read by checks and saves, which need alloc")
+    )]
     pub(crate) base: usize,
     pub(crate) objects: &'a [T],
     pub(crate) words: &'a [u64],
@@ -38,7 +42,10 @@ impl<'a, T> PartMut<'a, T> {
     /// its place and its object; `visit` may end the slot's life (vacate it). Each word of bits
     /// is read once, when the walk reaches it. Returns the part's words, for what `visit` left
     /// to do with them.
-    pub(crate) fn visit_live(self, mut visit: impl FnMut(usize, Place<'_>, &mut T)) -> &'a mut [u64] {
+    pub(crate) fn visit_live(
+        self,
+        mut visit: impl FnMut(usize, Place<'_>, &mut T),
+    ) -> &'a mut [u64] {
         let PartMut {
             objects,
             words,
@@ -46,23 +53,32 @@ impl<'a, T> PartMut<'a, T> {
             ..
         } = self;
         {
-            let places = Places::new(&mut *words, bits);
-            // Whole groups of 64 objects apart from the last, shorter one: in a group whose
-            // length the compiler knows, a bit's object needs no bounds check.
+            let cells = Cell::from_mut(&mut *words).as_slice_of_cells();
+            // Whole groups of 64 objects and words apart from the last, shorter ones: in a group
+            // whose length the compiler knows, a bit's slot needs no bounds check.
             let (groups, tail) = objects.as_chunks_mut::<BITS>();
-            let mut set = SetBits::new(places.bits().iter().map(Cell::get));
-            while let Some(at) = set.next_word() {
-                let group: &mut [T] = match groups.get_mut(at / BITS) {
-                    Some(group) => group,
-                    None => &mut *tail,
+            let (word_groups, word_tail) = cells.as_chunks::<BITS>();
+            // The set bits of one word, read once (only `visit` clears bits, each of a slot
+            // already passed), in `group`, the objects of that word, and `word_group`, their
+            // words.
+            let mut visit_word =
+                |k: usize, bit_word: &Cell<u64>, group: &mut [T], word_group: &[Cell<u64>]| {
+                    let mut set = bit_word.get();
+                    while set != 0 {
+                        let bit = set.trailing_zeros() as usize;
+                        // Not `^= 1 << bit`: that waits on `trailing_zeros`.
+                        set &= set - 1;
+                        let (Some(object), Some(word)) = (group.get_mut(bit), word_group.get(bit))
+                        else {
+                            break;
+                        };
+                        visit(k * BITS + bit, Place::new(word, bit_word, 1 << bit), object);
+                    }
                 };
-                while set.in_word() {
-                    let bit = set.next_in_word();
-                    let Some(object) = group.get_mut(bit) else {
-                        break;
-                    };
-                    let place = places.get(at + bit).expect("a live slot's place");
-                    visit(at + bit, place, object);
+            for (k, bit_word) in Cell::from_mut(bits).as_slice_of_cells().iter().enumerate() {
+                match (groups.get_mut(k), word_groups.get(k)) {
+                    (Some(group), Some(word_group)) => visit_word(k, bit_word, group, word_group),
+                    _ => visit_word(k, bit_word, tail, word_tail),
                 }
             }
         }
@@ -73,7 +89,7 @@ impl<'a, T> PartMut<'a, T> {
     /// The part split at `at` slots, a multiple of 64, so that each half has the words of its
     /// own bits: `None` when the part is not longer.
     pub(crate) fn split_at_group(self, at: usize) -> Result<(Self, Self), Self> {
-        debug_assert!(at % BITS == 0);
+        debug_assert!(at.is_multiple_of(BITS));
         if at == 0 || at >= self.objects.len() {
             return Err(self);
         }
@@ -97,11 +113,11 @@ impl<'a, T> PartMut<'a, T> {
     }
 }
 
-impl<'a, T> Part<'a, T> {
+impl<T> Part<'_, T> {
     #[cfg(feature = "rayon")]
     /// [`PartMut::split_at_group`], shared.
     pub(crate) fn split_at_group(self, at: usize) -> Result<(Self, Self), Self> {
-        debug_assert!(at % BITS == 0);
+        debug_assert!(at.is_multiple_of(BITS));
         if at == 0 || at >= self.objects.len() {
             return Err(self);
         }

@@ -26,6 +26,7 @@ pub trait Slots<T>: Sized {
     fn retired_at(&self) -> u32;
 
     /// Where the versions count from.
+    #[cfg(any(test, all(feature = "serde", feature = "alloc")))]
     fn offset(&self) -> u32;
 
     /// Slots the pool holds, built or to be built.
@@ -36,8 +37,9 @@ pub trait Slots<T>: Sized {
 
     fn chunk_count(&self) -> usize;
 
-    /// The word and object of the built slot at `index`.
-    fn get(&self, index: usize) -> Option<(u64, &T)>;
+    /// The object of the built slot at `index` if the slot's word is `word` (a live slot's:
+    /// the bits of its object's handle).
+    fn get(&self, index: usize, word: u64) -> Option<&T>;
 
     /// The word of the built slot at `index`.
     fn word(&self, index: usize) -> Option<u64>;

@@ -36,6 +36,7 @@ impl<T> Copy for ChunkView<'_, T> {}
 impl<'a, T> ChunkView<'a, T> {
     /// The view of a chunk whose objects are `objects`, at most as many as `places` has slots
     /// (only the first `built` of them are initialised, when `built` is given).
+    #[cfg(feature = "alloc")]
     pub(crate) fn new(
         base: usize,
         objects: &'a mut [T],
@@ -85,7 +86,9 @@ impl<'a, T> ChunkView<'a, T> {
     /// once the object of each is written.
     #[inline]
     pub(crate) fn set_built(&self, built: usize) {
-        let cell = self.built.expect("a view of storage that builds on first use");
+        let cell = self
+            .built
+            .expect("a view of storage that builds on first use");
         debug_assert!(built >= cell.get() && built <= self.places.words().len());
         cell.set(built);
     }
@@ -112,10 +115,13 @@ impl<'a, T> ChunkView<'a, T> {
         if !crate::slot::state::is_live(word) {
             return None;
         }
-        // SAFETY: the slot is built (`place` checked `local` against `len`), so its object is
-        // initialised and in the chunk; it is live, and through a view a live object is only
-        // read (the contract above): no `&mut` to it exists while the lender does.
-        let object = unsafe { self.objects.add(local).as_ref() };
+        // SAFETY: the slot is built (`place` checked `local` against `len`): the pointer stays
+        // in the chunk's objects.
+        let object = unsafe { self.objects.add(local) };
+        // SAFETY: the object is initialised, as its slot is built; it is live, and through a
+        // view a live object is only read (the contract above): no `&mut` to it exists while
+        // the lender does.
+        let object = unsafe { object.as_ref() };
         Some((word, object))
     }
 
@@ -146,7 +152,7 @@ pub(crate) struct Taken<'a, T> {
     borrowed: PhantomData<&'a mut T>,
 }
 
-impl<'a, T> Taken<'a, T> {
+impl<T> Taken<'_, T> {
     /// Charge of the object `object` points to.
     ///
     /// # Safety
@@ -195,9 +201,6 @@ pub trait SlotsView<'a, T> {
     /// Slots the pool holds, built or to be built.
     fn capacity(&self) -> usize;
 
-    /// The version of a retired slot.
-    fn retired_at(&self) -> u32;
-
     /// [`Slots::build_next`](super::Slots::build_next), through the view: the chunk, and the
     /// local index and number of the slots built, linked in order, the last to `NIL`. The
     /// caller keeps `blank` from reaching the view again.
@@ -215,15 +218,9 @@ pub trait SlotsView<'a, T> {
 /// The chunks of a lender's view, each read when asked for, behind a lifetime the iterators can
 /// shorten (a table of cells cannot be: `Cell` is invariant).
 pub(crate) trait ChunkTable<'l, T> {
-    /// The chunk at `k`: `None` past the last, `Some(None)` where there is none.
-    fn chunk(&self, k: usize) -> Option<Option<ChunkView<'l, T>>>;
-}
+    /// How many places the table has.
+    fn places(&self) -> usize;
 
-/// The chunk at `k` of `chunks`, as [`ChunkTable::chunk`] gives it.
-#[inline]
-pub(crate) fn chunk_at<'l, 'a: 'l, T>(
-    chunks: &[Cell<Option<ChunkView<'a, T>>>],
-    k: usize,
-) -> Option<Option<ChunkView<'l, T>>> {
-    chunks.get(k).map(|chunk| chunk.get().map(|chunk| chunk as ChunkView<'l, T>))
+    /// The chunk at `k`, if there is one (yet, or still).
+    fn chunk(&self, k: usize) -> Option<ChunkView<'l, T>>;
 }

@@ -38,7 +38,10 @@ pub(crate) enum Released {
 #[inline]
 fn pack(version: u32, state: u64, refs: u64) -> u64 {
     debug_assert!(state < 8 && refs <= REFS);
-    #[expect(clippy::cast_possible_truncation, reason = "state and refs fill the low half")]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "state and refs fill the low half"
+    )]
     let low = (state << STATE_SHIFT | refs) as u32;
     word::pack(version, low)
 }

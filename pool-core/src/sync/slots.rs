@@ -1,12 +1,12 @@
 //! The shared state of a sync pool, which guards and leases reach through `&`: the slots, the
 //! free lists and the count of refusals.
 
-use super::primitives::{AtomicU32, AtomicU64, Ordering};
-use super::primitives::{MutPtr, UnsafeCell};
 use super::counts::{SlotCounts, Tally};
 use super::free_shard::FreeShard;
 use super::guard::SyncGuard;
 use super::lifecycle::{Lifecycle, Phase};
+use super::primitives::{AtomicU32, AtomicU64, Ordering};
+use super::primitives::{MutPtr, UnsafeCell};
 use super::shard::{self, SHARDS};
 #[cfg(feature = "async")]
 use super::wait::Waiters;

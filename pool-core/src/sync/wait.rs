@@ -28,10 +28,10 @@
 //! wake only it: so a waiter that took a slot after being woken passes a notification on when
 //! others wait, and the next waiter tries too.
 
-use super::primitives::{AtomicU64, AtomicUsize, Ordering, fence};
 use super::lease::SyncLease;
 use super::owned::OwnedSyncLease;
 use super::pool::SyncPool;
+use super::primitives::{AtomicU64, AtomicUsize, Ordering, fence};
 use crate::Pooled;
 use alloc::sync::Arc;
 use event_listener::Event;

@@ -2,12 +2,12 @@
 //! entry and count against the invariants the pool relies on.
 
 use super::Books;
+use crate::Pooled;
 use crate::limits::RETIRED_VERSION;
 use crate::slot::NIL;
 use crate::slot::state;
 use crate::slot::word;
 use crate::storage::{Slots, Storage};
-use crate::Pooled;
 use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
@@ -20,7 +20,9 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     pub(crate) fn check(&self) -> Result<(), String> {
         let retired_at = self.slots.retired_at();
         if retired_at % 2 == 1 {
-            return Err(format!("odd retired version {retired_at}: the offset is odd"));
+            return Err(format!(
+                "odd retired version {retired_at}: the offset is odd"
+            ));
         }
         let offset = retired_at.wrapping_sub(RETIRED_VERSION);
         self.slots.check_layout().map_err(String::from)?;
@@ -56,8 +58,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         while index != NIL {
             let word = (self.slots.word(index as usize))
                 .ok_or_else(|| format!("free-list entry {index} past the pool's slots"))?;
-            if state::is_live(word) || state::is_lent(word) || state::version(word) == retired_at
-            {
+            if state::is_live(word) || state::is_lent(word) || state::version(word) == retired_at {
                 return Err(format!("free-list entry {index} live, lent or retired"));
             }
             if !on_list.insert(index) {

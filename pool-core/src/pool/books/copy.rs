@@ -1,23 +1,21 @@
 use super::Books;
+use crate::Pooled;
 use crate::pooled::blank;
 use crate::slot::NIL;
 use crate::slot::free_list::free_indices;
 use crate::slot::state;
 use crate::storage::{Slots, Storage};
-use crate::Pooled;
 
 impl<T: Pooled + Clone, B: Storage> Books<T, B> {
     /// A copy: every live object cloned into the same slot at the same version, every other
     /// slot blank, the free list in the same order. Slots lent to leases (forgotten ones: a pool
     /// read through `&` has no lease out otherwise) are free in the copy, after the others.
     pub(crate) fn copy(&self) -> Self {
-        let slots = (self.slots).clone_with(|live, object| {
-            if live {
-                object.clone()
-            } else {
-                blank::<T>()
-            }
-        });
+        let slots = (self.slots).clone_with(
+            |live, object| {
+                if live { object.clone() } else { blank::<T>() }
+            },
+        );
         let mut copy = Self {
             slots,
             free: self.free,

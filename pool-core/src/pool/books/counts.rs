@@ -150,7 +150,6 @@ impl Counts {
         })
     }
 
-
     /// Whether the counts agree with `live`, `lent` and `retired` slots found by walking the
     /// pool; what disagrees if not.
     #[cfg(feature = "alloc")]

@@ -48,7 +48,12 @@ impl<T: Pooled, B: Storage> Books<T, B> {
             FreeList::new(Cell::from_mut(free)).push(index, &place);
         }
         let head = *free as usize;
-        Some((head, slots.slot_mut(head).expect("free-list indices are in the pool")))
+        Some((
+            head,
+            slots
+                .slot_mut(head)
+                .expect("free-list indices are in the pool"),
+        ))
     }
 
     /// Fills the free slot at the head of the free list with a new object: resets it, hands
@@ -80,11 +85,17 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     pub(crate) fn release(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
         let retired_at = self.slots.retired_at();
         let index = handle.index();
-        if let Some(slot) = self.slots.first_slot_mut(index) {
+        if let Some(mut slot) = self.slots.first_slot_mut(index) {
             if !slot.place.matches(handle) {
                 return Err(StaleHandle::new(handle));
             }
-            Self::vacate(slot, index, retired_at, &mut self.free, &mut self.counts);
+            Self::vacate(
+                &mut slot,
+                index,
+                retired_at,
+                &mut self.free,
+                &mut self.counts,
+            );
             return Ok(());
         }
         self.release_past_first(handle)
@@ -97,9 +108,15 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     fn release_past_first(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
         let retired_at = self.slots.retired_at();
         match self.slots.slot_mut(handle.index()) {
-            Some(slot) if slot.place.matches(handle) => {
+            Some(mut slot) if slot.place.matches(handle) => {
                 let index = handle.index();
-                Self::vacate(slot, index, retired_at, &mut self.free, &mut self.counts);
+                Self::vacate(
+                    &mut slot,
+                    index,
+                    retired_at,
+                    &mut self.free,
+                    &mut self.counts,
+                );
                 Ok(())
             }
             _ => Err(StaleHandle::new(handle)),
@@ -109,7 +126,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     /// Resets a live object and frees its slot. If the reset panics, the object stays live.
     #[inline]
     fn vacate(
-        slot: SlotMut<'_, T>,
+        slot: &mut SlotMut<'_, T>,
         index: usize,
         retired_at: u32,
         free: &mut u32,
@@ -119,13 +136,10 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         let place = slot.place;
         let retired = place.vacate(retired_at);
         counts.release();
-        let free = FreeList::new(Cell::from_mut(free));
-        // Pushed whatever happens, and taken off again when retired: the same push on every
-        // path lets the compiler see that the next `create` takes this slot.
-        free.push(index, &place);
         if retired {
-            free.pop(&place);
             counts.retire();
+        } else {
+            FreeList::new(Cell::from_mut(free)).push(index, &place);
         }
     }
 
@@ -145,8 +159,8 @@ impl<T: Pooled, B: Storage> Books<T, B> {
             let base = chunk.base;
             chunk.visit_live(|local, place, object| {
                 if !keep(Handle::from_live_word(place.word()), object) {
-                    let slot = SlotMut { object, place };
-                    Self::vacate(slot, base + local, retired_at, free, counts);
+                    let mut slot = SlotMut { object, place };
+                    Self::vacate(&mut slot, base + local, retired_at, free, counts);
                 }
             });
         }
@@ -154,12 +168,17 @@ impl<T: Pooled, B: Storage> Books<T, B> {
 
     /// Adds a chunk of free slots, if the storage grows and the pool holds fewer than `limit`;
     /// false when it cannot.
+    #[cfg(feature = "alloc")]
     #[cold]
     pub(crate) fn grow(&mut self, limit: usize) -> bool {
         let Some((first, len)) = self.slots.grow(limit, blank::<T>) else {
             return false;
         };
-        let last = self.slots.slot_mut(first + len - 1).expect("just grown").place;
+        let last = self
+            .slots
+            .slot_mut(first + len - 1)
+            .expect("just grown")
+            .place;
         FreeList::new(Cell::from_mut(&mut self.free)).push_run(first, &last);
         true
     }

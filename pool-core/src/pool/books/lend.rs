@@ -8,7 +8,7 @@ use crate::pooled::blank;
 use crate::slot::NIL;
 use crate::slot::free_list::FreeList;
 use crate::slot::state::Place;
-use crate::storage::view::{ChunkTable, ChunkView, SlotsView, Taken, chunk_at};
+use crate::storage::view::{ChunkTable, ChunkView, SlotsView, Taken};
 use crate::storage::{Slots, Storage};
 use crate::{Handle, Pooled, Stats};
 use core::cell::Cell;
@@ -98,7 +98,6 @@ impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
         counts.in_use() + counts.retired() >= self.capacity()
     }
 
-
     /// The live object `handle` names.
     #[inline]
     pub(crate) fn get(&self, handle: Handle<T>) -> Option<&T> {
@@ -125,7 +124,8 @@ impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
             let head = self.ledger.free.get();
             if head != NIL {
                 let index = head as usize;
-                let (chunk, local) = (self.slots.find(index)).expect("free-list indices are in the pool");
+                let (chunk, local) =
+                    (self.slots.find(index)).expect("free-list indices are in the pool");
                 let place = chunk.place(local).expect("free-list indices are built");
                 FreeList::new(self.ledger.free).pop(&place);
                 place.lend();
@@ -196,7 +196,13 @@ impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
 
 impl<'l, 'a: 'l, T: Pooled, B: Storage> ChunkTable<'l, T> for BooksView<'a, T, B> {
     #[inline]
-    fn chunk(&self, k: usize) -> Option<Option<ChunkView<'l, T>>> {
-        chunk_at(self.slots.chunks(), k)
+    fn places(&self) -> usize {
+        self.slots.chunks().len()
+    }
+
+    #[inline]
+    fn chunk(&self, k: usize) -> Option<ChunkView<'l, T>> {
+        let chunk: ChunkView<'a, T> = self.slots.chunks().get(k)?.get()?;
+        Some(chunk)
     }
 }

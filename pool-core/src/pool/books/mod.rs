@@ -13,6 +13,7 @@ pub(crate) mod par;
 #[cfg(all(feature = "serde", feature = "alloc"))]
 pub(crate) mod save;
 
+#[cfg(feature = "alloc")]
 use crate::pooled::blank;
 use crate::slot::NIL;
 use crate::storage::{Chunks, ChunksMut, Inline, InlineSlots, Slots, Storage};
@@ -93,8 +94,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     /// The object `handle` names.
     #[inline]
     pub(crate) fn get(&self, handle: Handle<T>) -> Option<&T> {
-        let (word, object) = self.slots.get(handle.index())?;
-        (word == handle.to_bits()).then_some(object)
+        self.slots.get(handle.index(), handle.to_bits())
     }
 
     /// The object `handle` names, mutably.
@@ -154,7 +154,10 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     #[cfg(test)]
     pub(crate) fn force_version(&mut self, handle: Handle<T>, version: u32) {
         let offset = self.slots.offset();
-        let slot = self.slots.slot_mut(handle.index()).expect("a slot of this pool");
+        let slot = self
+            .slots
+            .slot_mut(handle.index())
+            .expect("a slot of this pool");
         slot.place.force_version(offset.wrapping_add(version));
     }
 

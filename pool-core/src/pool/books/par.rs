@@ -2,13 +2,13 @@
 //! free list, and their releases counted.
 
 use super::Books;
-use crate::pool::par::span::SpanMut;
+use crate::Pooled;
 use crate::pool::par::retain::Chain;
+use crate::pool::par::span::SpanMut;
 use crate::pool::par::{Freed, Retain, Runs};
 use crate::storage::part::PartMut;
 use crate::storage::slots::RestMut;
 use crate::storage::{Slots, Storage};
-use crate::Pooled;
 use rayon::iter::plumbing::bridge_unindexed;
 use std::sync::{Mutex, PoisonError};
 

@@ -4,6 +4,7 @@
 
 use super::Books;
 use super::counts::Counts;
+use crate::Pooled;
 use crate::limits::{INDEX_END, RETIRED_VERSION};
 use crate::pooled::blank;
 use crate::slot::NIL;
@@ -13,7 +14,6 @@ use crate::storage::heap::chunk::Chunk;
 use crate::storage::heap::geometry::Geometry;
 use crate::storage::heap::grown::Grown;
 use crate::storage::{Heap, HeapSlots, Inline, InlineSlots, Slots, Storage};
-use crate::Pooled;
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
@@ -79,7 +79,9 @@ impl<T: Pooled> Books<T, Heap> {
         let (grown, floors) = self.slots.grown().parts();
         Layout {
             first: self.slots.first().len(),
-            grown: grown.map(|(k, chunk)| (to_u32(k), to_u32(chunk.len()))).collect(),
+            grown: grown
+                .map(|(k, chunk)| (to_u32(k), to_u32(chunk.len())))
+                .collect(),
             floors: floors.collect(),
         }
     }
@@ -119,7 +121,7 @@ impl<T: Pooled + Serialize, B: Storage> Books<T, B> {
     /// the save, after the others, and counted as given back.
     pub(crate) fn save<Z: Serializer>(
         &self,
-        layout: Layout,
+        layout: &Layout,
         serializer: Z,
     ) -> Result<Z::Ok, Z::Error> {
         let offset = self.slots.offset();
@@ -127,7 +129,11 @@ impl<T: Pooled + Serialize, B: Storage> Books<T, B> {
         let versions: Vec<u32> = words()
             .map(|word| state::version(word).wrapping_sub(offset))
             .collect();
-        let word = |index| self.slots.word(index).expect("free-list indices are in the pool");
+        let word = |index| {
+            self.slots
+                .word(index)
+                .expect("free-list indices are in the pool")
+        };
         let mut free: Vec<u32> = free_indices(self.free, word).map(to_u32).collect();
         free.extend(
             (words().enumerate())
@@ -176,10 +182,18 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for SaveVisitor<T> {
         let missing = |k: usize| de::Error::invalid_length(k, &self);
         saved.offset = seq.next_element()?.ok_or_else(|| missing(0))?;
         saved.first = seq.next_element()?.ok_or_else(|| missing(1))?;
-        saved.grown = seq.next_element_seed(Cautious::new())?.ok_or_else(|| missing(2))?;
-        saved.floors = seq.next_element_seed(Cautious::new())?.ok_or_else(|| missing(3))?;
-        saved.versions = seq.next_element_seed(Cautious::new())?.ok_or_else(|| missing(4))?;
-        saved.free = seq.next_element_seed(Cautious::new())?.ok_or_else(|| missing(5))?;
+        saved.grown = seq
+            .next_element_seed(Cautious::new())?
+            .ok_or_else(|| missing(2))?;
+        saved.floors = seq
+            .next_element_seed(Cautious::new())?
+            .ok_or_else(|| missing(3))?;
+        saved.versions = seq
+            .next_element_seed(Cautious::new())?
+            .ok_or_else(|| missing(4))?;
+        saved.free = seq
+            .next_element_seed(Cautious::new())?
+            .ok_or_else(|| missing(5))?;
         for (k, count) in saved.counts.iter_mut().enumerate() {
             *count = seq.next_element()?.ok_or_else(|| missing(6 + k))?;
         }
@@ -210,11 +224,12 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for SaveVisitor<T> {
                     // Before its versions (a format that sorts its keys), the objects are
                     // bounded by the input only: a format that names its fields takes input
                     // for each value.
-                    let seed = match seen[4] {
-                        true => ObjectsSeed::new(&saved.versions),
-                        false => ObjectsSeed::unbounded(),
+                    let bound = if seen[4] {
+                        ObjectsSeed::new(&saved.versions)
+                    } else {
+                        ObjectsSeed::unbounded()
                     };
-                    objects = Some(map.next_value_seed(seed)?);
+                    objects = Some(map.next_value_seed(bound)?);
                 }
             }
         }

@@ -10,9 +10,9 @@ use crate::storage::Storage;
 use crate::{Handle, Pool, Pooled};
 use rayon::iter::plumbing::{UnindexedConsumer, bridge_unindexed};
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
-use span::{Handles, Objects, Span, SpanMut, Walked, WalkedMut};
 pub(crate) use retain::{Freed, Retain};
 pub(crate) use span::Runs;
+use span::{Handles, Objects, Span, SpanMut, Walked, WalkedMut};
 
 /// The live objects of a pool with their handles, in parallel: `pool.par_iter()` with rayon's
 /// prelude in scope (the `rayon` feature).

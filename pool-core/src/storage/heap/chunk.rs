@@ -1,11 +1,10 @@
+use crate::slot::NIL;
 use crate::slot::occupancy;
 use crate::slot::state;
-use crate::slot::NIL;
 use crate::storage::part::{Part, PartMut, Places};
 use crate::storage::slot_ref::SlotMut;
 use crate::storage::view::ChunkView;
 use alloc::boxed::Box;
-use alloc::vec::Vec;
 
 /// A block of slots that never moves once built: its objects side by side, and apart from them
 /// each slot's word and one occupancy bit per slot.
@@ -50,6 +49,7 @@ impl<T> Chunk<T> {
     ///
     /// # Panics
     /// When `objects` and `words` differ in length.
+    #[cfg(feature = "serde")]
     pub(crate) fn from_parts(base: usize, objects: Box<[T]>, words: Box<[u64]>) -> Self {
         assert_eq!(objects.len(), words.len(), "a word for each object");
         let mut bits = Self::no_bits(words.len());
@@ -68,7 +68,7 @@ impl<T> Chunk<T> {
     }
 
     fn no_bits(len: usize) -> Box<[u64]> {
-        Vec::from_iter(core::iter::repeat_n(0, occupancy::words_for(len))).into_boxed_slice()
+        core::iter::repeat_n(0, occupancy::words_for(len)).collect()
     }
 
     /// The same slots, each object made by `object` from whether its slot is live and the
@@ -133,15 +133,16 @@ impl<T> Chunk<T> {
         )
     }
 
-    /// The word and object of the slot at `local`, an index in the chunk: one bounds check, the
-    /// word's, covers both.
+    /// The object of the slot at `local`, an index in the chunk, if the slot's word is `word`:
+    /// one bounds check, the word's, covers both.
     #[inline]
-    pub(crate) fn get(&self, local: usize) -> Option<(u64, &T)> {
-        let &word = self.words.get(local)?;
+    pub(crate) fn get(&self, local: usize, word: u64) -> Option<&T> {
+        if *self.words.get(local)? != word {
+            return None;
+        }
         // SAFETY: `local` is in bounds of `words`, which is as long as `objects` (the invariant
         // above).
-        let object = unsafe { self.objects.get_unchecked(local) };
-        Some((word, object))
+        Some(unsafe { self.objects.get_unchecked(local) })
     }
 
     /// The word of the slot at `local`.
@@ -164,7 +165,6 @@ impl<T> Chunk<T> {
         let bits = unsafe { self.bits.get_unchecked_mut(at) };
         Some(SlotMut::new(object, word, bits, mask))
     }
-
 
     /// The version, counted from `offset`, that a chunk built in this one's place must start
     /// from so that no handle into this one can match it: past every version used here. The

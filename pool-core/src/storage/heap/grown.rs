@@ -42,7 +42,13 @@ impl<T> Position<T> {
     /// Builds a chunk of `len` blank slots from `base` for this empty position, its versions
     /// starting at `offset` plus the floor. Nothing changes here: [`install`](Position::install)
     /// puts it in, so that if `blank` panics the position is as it was.
-    pub(crate) fn build(&self, base: usize, len: usize, offset: u32, blank: impl FnMut() -> T) -> Chunk<T> {
+    pub(crate) fn build(
+        &self,
+        base: usize,
+        len: usize,
+        offset: u32,
+        blank: impl FnMut() -> T,
+    ) -> Chunk<T> {
         debug_assert!(self.chunk.is_none());
         Chunk::build(base, len, offset.wrapping_add(self.floor), blank)
     }
@@ -88,9 +94,9 @@ impl<T> Grown<T> {
     }
 
     #[cold]
-    pub(crate) fn get(&self, index: usize) -> Option<(u64, &T)> {
+    pub(crate) fn get(&self, index: usize, word: u64) -> Option<&T> {
         let (chunk, local) = self.find(index)?;
-        chunk.get(local)
+        chunk.get(local, word)
     }
 
     #[cold]
@@ -224,8 +230,7 @@ impl<T> Grown<T> {
             if !self.geometry.fits(k, chunk.base(), chunk.len()) {
                 return Err("a grown chunk not where its position puts it, or longer");
             }
-            if (chunk.words().iter())
-                .any(|&word| state::version(word).wrapping_sub(offset) < floor)
+            if (chunk.words().iter()).any(|&word| state::version(word).wrapping_sub(offset) < floor)
             {
                 return Err("a grown slot below its position's version floor");
             }
@@ -254,11 +259,7 @@ impl<T> Grown<T> {
     ///
     /// The books are right before the first blank object is dropped, so a `Drop` that panics
     /// leaves a consistent pool; the other chunks still drop while it unwinds.
-    pub(crate) fn free_chunks(
-        &mut self,
-        offset: u32,
-        freeable: impl Fn(usize) -> bool,
-    ) -> usize {
+    pub(crate) fn free_chunks(&mut self, offset: u32, freeable: impl Fn(usize) -> bool) -> usize {
         let mut gone: [Option<Chunk<T>>; POSITIONS] = [const { None }; POSITIONS];
         let mut freed = 0;
         for (k, position) in self.positions.iter_mut().enumerate() {
@@ -310,7 +311,8 @@ impl<'a, T> Iterator for Chunks<'a, T> {
 
     #[inline]
     fn next(&mut self) -> Option<Part<'a, T>> {
-        self.0.find_map(|position| Some(position.chunk.as_ref()?.part()))
+        self.0
+            .find_map(|position| Some(position.chunk.as_ref()?.part()))
     }
 }
 
@@ -318,9 +320,8 @@ impl<'a, T> Iterator for Chunks<'a, T> {
 /// slots as `before` slots ahead of them and the run before it; `None` when no chunk is there.
 #[cfg(feature = "rayon")]
 fn halfway<T>(positions: &[Position<T>], before: usize) -> Option<usize> {
-    let chunks = || {
-        (positions.iter().enumerate()).filter_map(|(k, p)| Some((k, p.chunk.as_ref()?)))
-    };
+    let chunks =
+        || (positions.iter().enumerate()).filter_map(|(k, p)| Some((k, p.chunk.as_ref()?)));
     let total = before + chunks().map(|(_, chunk)| chunk.len()).sum::<usize>();
     let mut ahead = before;
     let mut best: Option<(usize, usize)> = None;

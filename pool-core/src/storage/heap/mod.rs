@@ -95,7 +95,10 @@ impl<T> HeapSlots<T> {
         let mut index = *head;
         while index != NIL {
             let here = index;
-            index = word::low(self.word(here as usize).expect("free-list indices are in the pool"));
+            index = word::low(
+                self.word(here as usize)
+                    .expect("free-list indices are in the pool"),
+            );
             if keep(here as usize) {
                 match last {
                     Some(last) => self.place(last).expect("a slot on the list").link(here),
@@ -132,6 +135,7 @@ impl<T> Slots<T> for HeapSlots<T> {
         self.retired_at
     }
 
+    #[cfg(any(test, all(feature = "serde", feature = "alloc")))]
     #[inline]
     fn offset(&self) -> u32 {
         self.offset
@@ -153,10 +157,11 @@ impl<T> Slots<T> for HeapSlots<T> {
     }
 
     #[inline]
-    fn get(&self, index: usize) -> Option<(u64, &T)> {
-        match self.first.get(index) {
-            Some(found) => Some(found),
-            None => self.grown.get(index),
+    fn get(&self, index: usize, word: u64) -> Option<&T> {
+        if index < self.first.len() {
+            self.first.get(index, word)
+        } else {
+            self.grown.get(index, word)
         }
     }
 
@@ -220,12 +225,7 @@ impl<T> Slots<T> for HeapSlots<T> {
     }
 
     fn view(&mut self) -> HeapView<'_, T> {
-        HeapView::new(
-            self.first.view(),
-            self.grown.view_parts(),
-            self.offset,
-            self.retired_at,
-        )
+        HeapView::new(self.first.view(), self.grown.view_parts(), self.offset)
     }
 
     fn clone_with(&self, mut object: impl FnMut(bool, &T) -> T) -> Self {

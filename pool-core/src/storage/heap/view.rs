@@ -19,7 +19,6 @@ pub struct HeapView<'a, T> {
     /// Slots in grown chunks now.
     grown: &'a Cell<usize>,
     offset: u32,
-    retired_at: u32,
 }
 
 impl<'a, T> HeapView<'a, T> {
@@ -27,7 +26,6 @@ impl<'a, T> HeapView<'a, T> {
         first: ChunkView<'a, T>,
         (positions, grown, geometry): (&'a mut Vec<Position<T>>, &'a mut usize, Geometry),
         offset: u32,
-        retired_at: u32,
     ) -> Self {
         let view = Self {
             chunks: [const { Cell::new(None) }; 1 + POSITIONS],
@@ -36,7 +34,6 @@ impl<'a, T> HeapView<'a, T> {
             geometry,
             grown: Cell::from_mut(grown),
             offset,
-            retired_at,
         };
         view.chunks[0].set(Some(first));
         if positions.is_empty() {
@@ -90,11 +87,6 @@ impl<'a, T> SlotsView<'a, T> for HeapView<'a, T> {
     #[inline]
     fn capacity(&self) -> usize {
         self.geometry.start() + self.grown.get()
-    }
-
-    #[inline]
-    fn retired_at(&self) -> u32 {
-        self.retired_at
     }
 
     #[inline]
