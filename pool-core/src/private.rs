@@ -3,6 +3,10 @@
 
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]
 pub use crate::SyncPool;
+pub use crate::reset::field::{
+    AllocField, BorrowedField, DefaultField, Field, PointerField, SharedField, StdField,
+    UnblankField,
+};
 pub use crate::{
     Evict, Evictable, Fail, Grow, Handle, Importance, Panic, Pool, PoolToken, Pooled, Reset,
 };

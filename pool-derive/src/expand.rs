@@ -116,7 +116,9 @@ fn impl_reset(input: &Input<'_>, shape: &Shape<'_>) -> TokenStream {
         const _: () = {
             #krate::__require_pooling_not_pool_core!();
 
+            // Kept out of rustc's lists of the types that do reset, as the runtime's own are.
             #[automatically_derived]
+            #[diagnostic::do_not_recommend]
             impl #impl_generics #krate::__private::Reset for #ident #ty_generics #where_clause {
                 #[inline]
                 fn reset(&mut self) {

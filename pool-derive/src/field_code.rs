@@ -3,23 +3,27 @@
 
 use crate::ast::Field;
 use crate::attr::FieldReset;
+use crate::field_trait;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Expr, Ident, Member};
 
 impl Field<'_> {
-    /// `<Type as Reset>::method`, spanned on the field's type so that a missing `Reset` is
-    /// reported there, once however many times the field is reset.
+    /// `<Type as Field<Self>>::method`, through the `Reset` field trait that fits the type
+    /// (see `field_trait`), spanned on the field's type so that a missing `Reset` is reported
+    /// there, once however many times the field is reset.
     fn reset_call(&self, krate: &TokenStream, method: &str) -> TokenStream {
         let ty = self.ty;
         let method = Ident::new(method, ty.span());
-        quote_spanned!(ty.span()=> <#ty as #krate::__private::Reset>::#method)
+        let field_trait = Ident::new(field_trait::for_type(ty), ty.span());
+        quote_spanned!(ty.span()=> <#ty as #krate::__private::#field_trait<Self>>::#method)
     }
 
-    /// The value of `#[pool(reset = <value>)]`, in one form wherever it is used, so that a type
-    /// error in it is reported once, pointing at the value and the field's type.
+    /// The value of `#[pool(reset = <value>)]` or `build = <value>`, in one form wherever it is
+    /// used, so that a type error in it is reported once, pointing at the value and the field's
+    /// type.
     fn value(&self, value: &Expr) -> TokenStream {
         let ty = self.ty;
         quote! {{
@@ -96,32 +100,48 @@ impl Field<'_> {
         }
     }
 
-    /// `member: value` in the blank object's struct expression.
+    /// `member: value` in the blank object's struct expression: the field's blank, or what
+    /// `build` builds, then reset as at a release, so that a new object is as blank as a reused
+    /// one.
     pub(crate) fn blank(&self, krate: &TokenStream) -> TokenStream {
         let member = &self.member;
         let ty = self.ty;
-        let value = match &self.reset {
-            FieldReset::Reset => {
+        let build = self.build.as_ref().map(|build| &build.expr);
+        let value = match (&self.reset, build) {
+            (FieldReset::Reset, None) => {
                 let blank = self.reset_call(krate, "blank");
                 quote!(#blank())
             }
-            FieldReset::Value(value) => self.value(value),
-            FieldReset::With(function) => {
-                let default =
-                    quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default());
+            (FieldReset::Reset, Some(build)) => {
+                let reset = self.reset_call(krate, "reset");
+                quote! {{
+                    let mut __pooled_blank: #ty = #build;
+                    #reset(&mut __pooled_blank);
+                    __pooled_blank
+                }}
+            }
+            (FieldReset::Value(value), _) => self.value(value),
+            (FieldReset::With(function), build) => {
+                let start = build.map_or_else(|| self.default(krate), ToTokens::to_token_stream);
                 let field = self.field_arg();
                 quote! {{
-                    let mut __pooled_blank = #default;
+                    let mut __pooled_blank: #ty = #start;
                     let #field = &mut __pooled_blank;
                     #function(#field);
                     __pooled_blank
                 }}
             }
-            FieldReset::Keep => {
-                quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default())
-            }
+            (FieldReset::Keep, Some(build)) => self.value(build),
+            (FieldReset::Keep, None) => self.default(krate),
         };
         quote!(#member: #value)
+    }
+
+    /// The field type's `Default::default()`, for `keep` and `reset_with` fields with no
+    /// `build`, through the trait whose error says so.
+    fn default(&self, krate: &TokenStream) -> TokenStream {
+        let ty = self.ty;
+        quote_spanned!(ty.span()=> <#ty as #krate::__private::DefaultField<Self>>::default())
     }
 
     /// The name a match on the blank variant binds the field to.

@@ -14,20 +14,20 @@ const _: () = {
         #[inline]
         fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
             Self::Bullet {
-                position: <(f32, f32) as ::pooling::__private::Reset>::blank(),
+                position: <(f32, f32) as ::pooling::__private::Field<Self>>::blank(),
                 damage: {
                     let __pooled_value: f32 = 1.0;
                     __pooled_value
                 },
                 hits: {
-                    let mut __pooled_blank = <Vec<
+                    let mut __pooled_blank: Vec<u32> = <Vec<
                         u32,
-                    > as ::core::default::Default>::default();
+                    > as ::pooling::__private::DefaultField<Self>>::default();
                     let __pooled_field = &mut __pooled_blank;
                     clear_hits(__pooled_field);
                     __pooled_blank
                 },
-                sprite: <SpriteId as ::core::default::Default>::default(),
+                sprite: <SpriteId as ::pooling::__private::DefaultField<Self>>::default(),
             }
         }
         #[inline]
@@ -42,9 +42,9 @@ const _: () = {
                     <(
                         f32,
                         f32,
-                    ) as ::pooling::__private::Reset>::reset_if_owned(
-                        &mut *__pooled_position,
-                    );
+                    ) as ::pooling::__private::Field<
+                        Self,
+                    >>::reset_if_owned(&mut *__pooled_position);
                     if ::core::mem::needs_drop::<f32>() {
                         *__pooled_damage = {
                             let __pooled_value: f32 = 1.0;
@@ -58,20 +58,25 @@ const _: () = {
                 }
                 _ => {
                     *self = Self::Bullet {
-                        position: <(f32, f32) as ::pooling::__private::Reset>::blank(),
+                        position: <(
+                            f32,
+                            f32,
+                        ) as ::pooling::__private::Field<Self>>::blank(),
                         damage: {
                             let __pooled_value: f32 = 1.0;
                             __pooled_value
                         },
                         hits: {
-                            let mut __pooled_blank = <Vec<
+                            let mut __pooled_blank: Vec<u32> = <Vec<
                                 u32,
-                            > as ::core::default::Default>::default();
+                            > as ::pooling::__private::DefaultField<Self>>::default();
                             let __pooled_field = &mut __pooled_blank;
                             clear_hits(__pooled_field);
                             __pooled_blank
                         },
-                        sprite: <SpriteId as ::core::default::Default>::default(),
+                        sprite: <SpriteId as ::pooling::__private::DefaultField<
+                            Self,
+                        >>::default(),
                     };
                 }
             }
@@ -88,7 +93,9 @@ const _: () = {
             <(
                 f32,
                 f32,
-            ) as ::pooling::__private::Reset>::reset_if_plain(&mut *__pooled_position);
+            ) as ::pooling::__private::Field<
+                Self,
+            >>::reset_if_plain(&mut *__pooled_position);
             if !::core::mem::needs_drop::<f32>() {
                 *__pooled_damage = {
                     let __pooled_value: f32 = 1.0;

@@ -14,18 +14,22 @@ const _: () = {
         #[inline]
         fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
             Self {
-                position: <(f32, f32) as ::pooling::__private::Reset>::blank(),
+                position: <(f32, f32) as ::pooling::__private::Field<Self>>::blank(),
                 scale: {
                     let __pooled_value: f32 = 1.0;
                     __pooled_value
                 },
                 tint: {
-                    let mut __pooled_blank = <[u8; 4] as ::core::default::Default>::default();
+                    let mut __pooled_blank: [u8; 4] = <[u8; 4] as ::pooling::__private::DefaultField<
+                        Self,
+                    >>::default();
                     let __pooled_field = &mut __pooled_blank;
                     fade(__pooled_field);
                     __pooled_blank
                 },
-                texture: <TextureId as ::core::default::Default>::default(),
+                texture: <TextureId as ::pooling::__private::DefaultField<
+                    Self,
+                >>::default(),
             }
         }
         #[inline]
@@ -33,7 +37,7 @@ const _: () = {
             <(
                 f32,
                 f32,
-            ) as ::pooling::__private::Reset>::reset_if_owned(&mut self.position);
+            ) as ::pooling::__private::Field<Self>>::reset_if_owned(&mut self.position);
             if ::core::mem::needs_drop::<f32>() {
                 self.scale = {
                     let __pooled_value: f32 = 1.0;
@@ -50,7 +54,7 @@ const _: () = {
             <(
                 f32,
                 f32,
-            ) as ::pooling::__private::Reset>::reset_if_plain(&mut self.position);
+            ) as ::pooling::__private::Field<Self>>::reset_if_plain(&mut self.position);
             if !::core::mem::needs_drop::<f32>() {
                 self.scale = {
                     let __pooled_value: f32 = 1.0;

@@ -20,26 +20,30 @@ const _: () = {
         #[inline]
         fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
             Self {
-                value: <T as ::pooling::__private::Reset>::blank(),
+                value: <T as ::pooling::__private::Field<Self>>::blank(),
                 children: <[Option<
                     Handle<Node<T, N>>,
-                >; N] as ::pooling::__private::Reset>::blank(),
-                cache: <Vec<T> as ::core::default::Default>::default(),
+                >; N] as ::pooling::__private::Field<Self>>::blank(),
+                cache: <Vec<T> as ::pooling::__private::DefaultField<Self>>::default(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <T as ::pooling::__private::Reset>::reset_if_owned(&mut self.value);
+            <T as ::pooling::__private::Field<Self>>::reset_if_owned(&mut self.value);
             <[Option<
                 Handle<Node<T, N>>,
-            >; N] as ::pooling::__private::Reset>::reset_if_owned(&mut self.children);
+            >; N] as ::pooling::__private::Field<
+                Self,
+            >>::reset_if_owned(&mut self.children);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <T as ::pooling::__private::Reset>::reset_if_plain(&mut self.value);
+            <T as ::pooling::__private::Field<Self>>::reset_if_plain(&mut self.value);
             <[Option<
                 Handle<Node<T, N>>,
-            >; N] as ::pooling::__private::Reset>::reset_if_plain(&mut self.children);
+            >; N] as ::pooling::__private::Field<
+                Self,
+            >>::reset_if_plain(&mut self.children);
         }
     }
 };

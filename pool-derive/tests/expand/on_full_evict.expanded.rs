@@ -14,23 +14,25 @@ const _: () = {
         #[inline]
         fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
             Self {
-                volume: <f32 as ::pooling::__private::Reset>::blank(),
-                sample: <Option<Rc<Sample>> as ::pooling::__private::Reset>::blank(),
+                volume: <f32 as ::pooling::__private::Field<Self>>::blank(),
+                sample: <Option<
+                    Rc<Sample>,
+                > as ::pooling::__private::Field<Self>>::blank(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <f32 as ::pooling::__private::Reset>::reset_if_owned(&mut self.volume);
+            <f32 as ::pooling::__private::Field<Self>>::reset_if_owned(&mut self.volume);
             <Option<
                 Rc<Sample>,
-            > as ::pooling::__private::Reset>::reset_if_owned(&mut self.sample);
+            > as ::pooling::__private::Field<Self>>::reset_if_owned(&mut self.sample);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <f32 as ::pooling::__private::Reset>::reset_if_plain(&mut self.volume);
+            <f32 as ::pooling::__private::Field<Self>>::reset_if_plain(&mut self.volume);
             <Option<
                 Rc<Sample>,
-            > as ::pooling::__private::Reset>::reset_if_plain(&mut self.sample);
+            > as ::pooling::__private::Field<Self>>::reset_if_plain(&mut self.sample);
         }
     }
     #[automatically_derived]

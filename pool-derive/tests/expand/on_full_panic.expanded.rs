@@ -14,16 +14,16 @@ const _: () = {
         #[inline]
         fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
             Self {
-                health: <u32 as ::pooling::__private::Reset>::blank(),
+                health: <u32 as ::pooling::__private::Field<Self>>::blank(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_owned(&mut self.health);
+            <u32 as ::pooling::__private::Field<Self>>::reset_if_owned(&mut self.health);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_plain(&mut self.health);
+            <u32 as ::pooling::__private::Field<Self>>::reset_if_plain(&mut self.health);
         }
     }
 };

@@ -14,36 +14,48 @@ const _: () = {
         #[inline]
         fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
             Self {
-                frames_left: <u32 as ::pooling::__private::Reset>::blank(),
-                x: <f64 as ::pooling::__private::Reset>::blank(),
-                y: <f64 as ::pooling::__private::Reset>::blank(),
-                trail: <Vec<(f64, f64)> as ::pooling::__private::Reset>::blank(),
-                emitter: <Option<Rc<Emitter>> as ::pooling::__private::Reset>::blank(),
+                frames_left: <u32 as ::pooling::__private::Field<Self>>::blank(),
+                x: <f64 as ::pooling::__private::Field<Self>>::blank(),
+                y: <f64 as ::pooling::__private::Field<Self>>::blank(),
+                trail: <Vec<
+                    (f64, f64),
+                > as ::pooling::__private::AllocField<Self>>::blank(),
+                emitter: <Option<
+                    Rc<Emitter>,
+                > as ::pooling::__private::Field<Self>>::blank(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_owned(&mut self.frames_left);
-            <f64 as ::pooling::__private::Reset>::reset_if_owned(&mut self.x);
-            <f64 as ::pooling::__private::Reset>::reset_if_owned(&mut self.y);
+            <u32 as ::pooling::__private::Field<
+                Self,
+            >>::reset_if_owned(&mut self.frames_left);
+            <f64 as ::pooling::__private::Field<Self>>::reset_if_owned(&mut self.x);
+            <f64 as ::pooling::__private::Field<Self>>::reset_if_owned(&mut self.y);
             <Vec<
                 (f64, f64),
-            > as ::pooling::__private::Reset>::reset_if_owned(&mut self.trail);
+            > as ::pooling::__private::AllocField<
+                Self,
+            >>::reset_if_owned(&mut self.trail);
             <Option<
                 Rc<Emitter>,
-            > as ::pooling::__private::Reset>::reset_if_owned(&mut self.emitter);
+            > as ::pooling::__private::Field<Self>>::reset_if_owned(&mut self.emitter);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_plain(&mut self.frames_left);
-            <f64 as ::pooling::__private::Reset>::reset_if_plain(&mut self.x);
-            <f64 as ::pooling::__private::Reset>::reset_if_plain(&mut self.y);
+            <u32 as ::pooling::__private::Field<
+                Self,
+            >>::reset_if_plain(&mut self.frames_left);
+            <f64 as ::pooling::__private::Field<Self>>::reset_if_plain(&mut self.x);
+            <f64 as ::pooling::__private::Field<Self>>::reset_if_plain(&mut self.y);
             <Vec<
                 (f64, f64),
-            > as ::pooling::__private::Reset>::reset_if_plain(&mut self.trail);
+            > as ::pooling::__private::AllocField<
+                Self,
+            >>::reset_if_plain(&mut self.trail);
             <Option<
                 Rc<Emitter>,
-            > as ::pooling::__private::Reset>::reset_if_plain(&mut self.emitter);
+            > as ::pooling::__private::Field<Self>>::reset_if_plain(&mut self.emitter);
         }
     }
 };

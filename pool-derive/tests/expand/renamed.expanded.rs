@@ -14,20 +14,20 @@ const _: () = {
         #[inline]
         fn blank(_: my_engine::pooling::__private::PoolToken<'_, Self>) -> Self {
             Self {
-                heat: <u32 as my_engine::pooling::__private::Reset>::blank(),
+                heat: <u32 as my_engine::pooling::__private::Field<Self>>::blank(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <u32 as my_engine::pooling::__private::Reset>::reset_if_owned(
-                &mut self.heat,
-            );
+            <u32 as my_engine::pooling::__private::Field<
+                Self,
+            >>::reset_if_owned(&mut self.heat);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <u32 as my_engine::pooling::__private::Reset>::reset_if_plain(
-                &mut self.heat,
-            );
+            <u32 as my_engine::pooling::__private::Field<
+                Self,
+            >>::reset_if_plain(&mut self.heat);
         }
     }
 };

@@ -2,10 +2,11 @@
 const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
     #[automatically_derived]
+    #[diagnostic::do_not_recommend]
     impl ::pooling::__private::Reset for Physics {
         #[inline]
         fn reset(&mut self) {
-            <(f32, f32) as ::pooling::__private::Reset>::reset(&mut self.velocity);
+            <(f32, f32) as ::pooling::__private::Field<Self>>::reset(&mut self.velocity);
             self.mass = {
                 let __pooled_value: f32 = 1.0;
                 __pooled_value
@@ -14,12 +15,14 @@ const _: () = {
         #[inline]
         fn blank() -> Self {
             Self {
-                velocity: <(f32, f32) as ::pooling::__private::Reset>::blank(),
+                velocity: <(f32, f32) as ::pooling::__private::Field<Self>>::blank(),
                 mass: {
                     let __pooled_value: f32 = 1.0;
                     __pooled_value
                 },
-                material: <Material as ::core::default::Default>::default(),
+                material: <Material as ::pooling::__private::DefaultField<
+                    Self,
+                >>::default(),
             }
         }
     }

@@ -14,23 +14,23 @@ const _: () = {
         #[inline]
         fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
             Self {
-                volume: <u32 as ::pooling::__private::Reset>::blank(),
-                samples: <[i16; 32] as ::pooling::__private::Reset>::blank(),
+                volume: <u32 as ::pooling::__private::Field<Self>>::blank(),
+                samples: <[i16; 32] as ::pooling::__private::Field<Self>>::blank(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_owned(&mut self.volume);
-            <[i16; 32] as ::pooling::__private::Reset>::reset_if_owned(
-                &mut self.samples,
-            );
+            <u32 as ::pooling::__private::Field<Self>>::reset_if_owned(&mut self.volume);
+            <[i16; 32] as ::pooling::__private::Field<
+                Self,
+            >>::reset_if_owned(&mut self.samples);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_plain(&mut self.volume);
-            <[i16; 32] as ::pooling::__private::Reset>::reset_if_plain(
-                &mut self.samples,
-            );
+            <u32 as ::pooling::__private::Field<Self>>::reset_if_plain(&mut self.volume);
+            <[i16; 32] as ::pooling::__private::Field<
+                Self,
+            >>::reset_if_plain(&mut self.samples);
         }
     }
     #[automatically_derived]

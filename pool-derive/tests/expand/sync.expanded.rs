@@ -14,19 +14,27 @@ const _: () = {
         #[inline]
         fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
             Self {
-                id: <u64 as ::pooling::__private::Reset>::blank(),
-                payload: <Vec<u8> as ::pooling::__private::Reset>::blank(),
+                id: <u64 as ::pooling::__private::Field<Self>>::blank(),
+                payload: <Vec<u8> as ::pooling::__private::AllocField<Self>>::blank(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <u64 as ::pooling::__private::Reset>::reset_if_owned(&mut self.id);
-            <Vec<u8> as ::pooling::__private::Reset>::reset_if_owned(&mut self.payload);
+            <u64 as ::pooling::__private::Field<Self>>::reset_if_owned(&mut self.id);
+            <Vec<
+                u8,
+            > as ::pooling::__private::AllocField<
+                Self,
+            >>::reset_if_owned(&mut self.payload);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <u64 as ::pooling::__private::Reset>::reset_if_plain(&mut self.id);
-            <Vec<u8> as ::pooling::__private::Reset>::reset_if_plain(&mut self.payload);
+            <u64 as ::pooling::__private::Field<Self>>::reset_if_plain(&mut self.id);
+            <Vec<
+                u8,
+            > as ::pooling::__private::AllocField<
+                Self,
+            >>::reset_if_plain(&mut self.payload);
         }
     }
 };

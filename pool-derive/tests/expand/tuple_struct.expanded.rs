@@ -14,7 +14,7 @@ const _: () = {
         #[inline]
         fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
             Self {
-                0: <u32 as ::pooling::__private::Reset>::blank(),
+                0: <u32 as ::pooling::__private::Field<Self>>::blank(),
                 1: {
                     let __pooled_value: u8 = 7;
                     __pooled_value
@@ -23,7 +23,7 @@ const _: () = {
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_owned(&mut self.0);
+            <u32 as ::pooling::__private::Field<Self>>::reset_if_owned(&mut self.0);
             if ::core::mem::needs_drop::<u8>() {
                 self.1 = {
                     let __pooled_value: u8 = 7;
@@ -33,7 +33,7 @@ const _: () = {
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_plain(&mut self.0);
+            <u32 as ::pooling::__private::Field<Self>>::reset_if_plain(&mut self.0);
             if !::core::mem::needs_drop::<u8>() {
                 self.1 = {
                     let __pooled_value: u8 = 7;
