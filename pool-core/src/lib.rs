@@ -40,6 +40,7 @@ extern crate std;
 
 mod error;
 mod limits;
+mod missing;
 mod order;
 mod pool;
 mod pooled;

@@ -6,6 +6,7 @@ pub type ProjectilePool = ::pooling::Pool<Projectile, ::pooling::Fail>;
 #[doc(hidden)]
 const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
     impl ::pooling::__private::Pooled for Projectile {
         const SIZE: usize = 64;

@@ -6,6 +6,7 @@ type TaskPool<T> = ::pooling::Pool<Task<T>, ::pooling::Panic>;
 #[doc(hidden)]
 const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
     impl<T> ::pooling::__private::Pooled for Task<T> {
         const SIZE: usize = 16;

@@ -6,6 +6,7 @@ pub type BufferPool = ::pooling::SyncPool<Buffer, ::pooling::Fail>;
 #[doc(hidden)]
 const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_sync!();
     #[automatically_derived]
     impl ::pooling::__private::Pooled for Buffer {
         const SIZE: usize = 16;

@@ -6,6 +6,7 @@ pub type NodePool<T, const N: usize> = ::pooling::Pool<Node<T, N>, ::pooling::Fa
 #[doc(hidden)]
 const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
     impl<T: Clone, const N: usize> ::pooling::__private::Pooled for Node<T, N>
     where

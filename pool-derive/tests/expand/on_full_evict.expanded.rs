@@ -6,6 +6,7 @@ type VoicePool = ::pooling::Pool<Voice, ::pooling::Evict>;
 #[doc(hidden)]
 const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
     impl ::pooling::__private::Pooled for Voice {
         const SIZE: usize = 16;

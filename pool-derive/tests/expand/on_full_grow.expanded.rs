@@ -6,6 +6,7 @@ type EnemyPool = ::pooling::Pool<Enemy, ::pooling::Grow<{ MAX_ENEMIES }>>;
 #[doc(hidden)]
 const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!(grow);
     const _: () = ::core::assert!(
         MAX_ENEMIES >= 32,
         "`max` is below `size`: a growing pool starts with `size` slots and grows up to `max`",

@@ -6,6 +6,7 @@ type BossPool = ::pooling::Pool<Boss, ::pooling::Panic>;
 #[doc(hidden)]
 const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
     impl ::pooling::__private::Pooled for Boss {
         const SIZE: usize = 2;

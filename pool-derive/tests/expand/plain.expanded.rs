@@ -6,6 +6,7 @@ pub type ParticlePool = ::pooling::Pool<Particle, ::pooling::Fail>;
 #[doc(hidden)]
 const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
     impl ::pooling::__private::Pooled for Particle {
         const SIZE: usize = 256;

@@ -6,6 +6,7 @@ pub(crate) type Sparks = my_engine::pooling::Pool<Spark, my_engine::pooling::Fai
 #[doc(hidden)]
 const _: () = {
     my_engine::pooling::__require_pooling_not_pool_core!();
+    my_engine::pooling::__require_heap!();
     #[automatically_derived]
     impl my_engine::pooling::__private::Pooled for Spark {
         const SIZE: usize = 8;

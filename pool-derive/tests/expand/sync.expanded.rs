@@ -6,6 +6,7 @@ type JobPool = ::pooling::SyncPool<Job, ::pooling::Fail>;
 #[doc(hidden)]
 const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_sync!();
     #[automatically_derived]
     impl ::pooling::__private::Pooled for Job {
         const SIZE: usize = 64;

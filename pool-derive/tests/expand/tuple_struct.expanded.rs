@@ -6,6 +6,7 @@ type PairPool = ::pooling::Pool<Pair, ::pooling::Fail>;
 #[doc(hidden)]
 const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
     impl ::pooling::__private::Pooled for Pair {
         const SIZE: usize = 4;
