@@ -345,6 +345,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
             chunks: self.storage.chunk_count(),
             retired,
             waited: 0,
+            waiting: 0,
         }
     }
 }

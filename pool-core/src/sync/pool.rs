@@ -448,6 +448,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
             chunks: 1,
             retired: tally.retired,
             waited: self.waited(),
+            waiting: self.waiting(),
         }
     }
 
@@ -506,6 +507,17 @@ impl<T: Pooled, S> SyncPool<T, S> {
     #[cfg(not(feature = "async"))]
     #[expect(clippy::unused_self, reason = "the same call with or without `async`")]
     fn waited(&self) -> u64 {
+        0
+    }
+
+    #[cfg(feature = "async")]
+    fn waiting(&self) -> usize {
+        self.slots.waiters.waiting()
+    }
+
+    #[cfg(not(feature = "async"))]
+    #[expect(clippy::unused_self, reason = "the same call with or without `async`")]
+    fn waiting(&self) -> usize {
         0
     }
 
