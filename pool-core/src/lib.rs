@@ -38,6 +38,8 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "bevy")]
+mod bevy;
 mod error;
 mod limits;
 mod missing;

@@ -52,6 +52,19 @@ impl Input<'_> {
             .map_or_else(|| quote!(::pooling), ToTokens::to_token_stream)
     }
 
+    /// Where code inside the generated `const _: () = { ... };` block finds the runtime's
+    /// `__private` items: the short name `__pooling`, which `private_alias` brings in (as serde's
+    /// derive brings in `_serde`), so that generated lines fit on a line.
+    pub(crate) fn private() -> TokenStream {
+        quote!(__pooling)
+    }
+
+    /// `use ::pooling::__private as __pooling;`, at the top of the generated block.
+    pub(crate) fn private_alias(&self) -> TokenStream {
+        let krate = self.krate();
+        quote!(use #krate::__private as __pooling;)
+    }
+
     /// What the derive is on, for messages that name it.
     pub(crate) fn item(&self) -> Item {
         match self.body {

@@ -15,7 +15,7 @@ use syn::{Ident, WhereClause, WherePredicate};
 pub(crate) fn where_clause(
     input: &Input<'_>,
     shape: &Shape<'_>,
-    krate: &TokenStream,
+    private: &TokenStream,
 ) -> Option<WhereClause> {
     let generics = &input.node.generics;
     let params: Vec<&Ident> = generics.type_params().map(|param| &param.ident).collect();
@@ -26,7 +26,7 @@ pub(crate) fn where_clause(
         }
         let ty = field.ty;
         let predicate: WherePredicate = match (&field.reset, &field.build) {
-            (FieldReset::Reset, _) => syn::parse_quote!(#ty: #krate::__private::Reset),
+            (FieldReset::Reset, _) => syn::parse_quote!(#ty: #private::Reset),
             (FieldReset::With(_) | FieldReset::Keep, None) => {
                 syn::parse_quote!(#ty: ::core::default::Default)
             }

@@ -185,6 +185,7 @@ pub(crate) fn expand(
         Strategy::Refuse(_) | Strategy::Grow(_) => None,
     };
     let requirement = requirement(input, pool);
+    let alias = input.private_alias();
     quote! {
         #[doc = #doc]
         // Code may name the pool `Pool<Foo>` and never this.
@@ -193,6 +194,7 @@ pub(crate) fn expand(
 
         #[doc(hidden)]
         const _: () = {
+            #alias
             #krate::__require_pooling_not_pool_core!();
             #requirement
 
@@ -227,7 +229,7 @@ fn requirement(input: &Input<'_>, pool: &Pool) -> Option<TokenStream> {
 /// `Evictable` for the struct, from the `evict_by` measure. Its return type checks, once and
 /// at the measure, that the measure ranks totally.
 fn evictable(input: &Input<'_>, measure: &Expr, where_clause: Option<&WhereClause>) -> TokenStream {
-    let krate = input.krate();
+    let private = Input::private();
     let node = input.node;
     let ident = &node.ident;
     let (impl_generics, ty_generics, _) = node.generics.split_for_impl();
@@ -238,15 +240,15 @@ fn evictable(input: &Input<'_>, measure: &Expr, where_clause: Option<&WhereClaus
         .chain(node.generics.const_params().map(|param| &param.ident));
     let span = measure.span();
     let signature = quote_spanned! {span=>
-        fn importance(&self) -> impl #krate::__private::Importance + use<#(#params),*>
+        fn importance(&self) -> impl #private::Importance + use<#(#params),*>
     };
     let body = {
-        let krate = respan(krate.clone(), span);
-        quote_spanned!(span=> #krate::__private::measure(#measure, self))
+        let private = respan(private.clone(), span);
+        quote_spanned!(span=> #private::measure(#measure, self))
     };
     quote! {
         #[automatically_derived]
-        impl #impl_generics #krate::__private::Evictable for #ident #ty_generics #where_clause {
+        impl #impl_generics #private::Evictable for #ident #ty_generics #where_clause {
             #[inline]
             #signature {
                 #body

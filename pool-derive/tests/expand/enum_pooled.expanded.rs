@@ -5,17 +5,18 @@ It builds every object up front, blank, in one allocation, and hands them out by
 pub type ProjectilePool = ::pooling::Pool<Projectile, ::pooling::Fail>;
 #[doc(hidden)]
 const _: () = {
+    use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
     ::pooling::__require_heap!();
     #[automatically_derived]
-    impl ::pooling::__private::Pooled for Projectile {
+    impl __pooling::Pooled for Projectile {
         const SIZE: usize = 64;
         const NAME: &'static str = "ProjectilePool";
         type Strategy = ::pooling::Fail;
         #[inline]
-        fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
+        fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {
             Self::Bullet {
-                position: <(f32, f32) as ::pooling::__private::Field<Self>>::blank(),
+                position: <(f32, f32) as __pooling::Field<Self>>::blank(),
                 damage: {
                     let __pooled_value: f32 = 1.0;
                     __pooled_value
@@ -23,12 +24,12 @@ const _: () = {
                 hits: {
                     let mut __pooled_blank: Vec<u32> = <Vec<
                         u32,
-                    > as ::pooling::__private::DefaultField<Self>>::default();
+                    > as __pooling::DefaultField<Self>>::default();
                     let __pooled_field = &mut __pooled_blank;
                     clear_hits(__pooled_field);
                     __pooled_blank
                 },
-                sprite: <SpriteId as ::pooling::__private::DefaultField<Self>>::default(),
+                sprite: <SpriteId as __pooling::DefaultField<Self>>::default(),
             }
         }
         #[inline]
@@ -43,7 +44,7 @@ const _: () = {
                     <(
                         f32,
                         f32,
-                    ) as ::pooling::__private::Field<
+                    ) as __pooling::Field<
                         Self,
                     >>::reset_if_owned(&mut *__pooled_position);
                     if ::core::mem::needs_drop::<f32>() {
@@ -59,10 +60,7 @@ const _: () = {
                 }
                 _ => {
                     *self = Self::Bullet {
-                        position: <(
-                            f32,
-                            f32,
-                        ) as ::pooling::__private::Field<Self>>::blank(),
+                        position: <(f32, f32) as __pooling::Field<Self>>::blank(),
                         damage: {
                             let __pooled_value: f32 = 1.0;
                             __pooled_value
@@ -70,14 +68,12 @@ const _: () = {
                         hits: {
                             let mut __pooled_blank: Vec<u32> = <Vec<
                                 u32,
-                            > as ::pooling::__private::DefaultField<Self>>::default();
+                            > as __pooling::DefaultField<Self>>::default();
                             let __pooled_field = &mut __pooled_blank;
                             clear_hits(__pooled_field);
                             __pooled_blank
                         },
-                        sprite: <SpriteId as ::pooling::__private::DefaultField<
-                            Self,
-                        >>::default(),
+                        sprite: <SpriteId as __pooling::DefaultField<Self>>::default(),
                     };
                 }
             }
@@ -94,9 +90,7 @@ const _: () = {
             <(
                 f32,
                 f32,
-            ) as ::pooling::__private::Field<
-                Self,
-            >>::reset_if_plain(&mut *__pooled_position);
+            ) as __pooling::Field<Self>>::reset_if_plain(&mut *__pooled_position);
             if !::core::mem::needs_drop::<f32>() {
                 *__pooled_damage = {
                     let __pooled_value: f32 = 1.0;

@@ -5,23 +5,20 @@ It builds every object up front, blank, in one allocation, and hands them out by
 pub type BufferPool = ::pooling::SyncPool<Buffer, ::pooling::Fail>;
 #[doc(hidden)]
 const _: () = {
+    use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
     ::pooling::__require_sync!();
     #[automatically_derived]
-    impl ::pooling::__private::Pooled for Buffer {
+    impl __pooling::Pooled for Buffer {
         const SIZE: usize = 16;
         const NAME: &'static str = "BufferPool";
         type Strategy = ::pooling::Fail;
         #[inline]
-        fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
+        fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {
             Self {
                 bytes: {
                     let mut __pooled_blank: Vec<u8> = Vec::with_capacity(65_536);
-                    <Vec<
-                        u8,
-                    > as ::pooling::__private::AllocField<
-                        Self,
-                    >>::reset(&mut __pooled_blank);
+                    <Vec<u8> as __pooling::AllocField<Self>>::reset(&mut __pooled_blank);
                     __pooled_blank
                 },
                 tint: {
@@ -38,11 +35,7 @@ const _: () = {
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <Vec<
-                u8,
-            > as ::pooling::__private::AllocField<
-                Self,
-            >>::reset_if_owned(&mut self.bytes);
+            <Vec<u8> as __pooling::AllocField<Self>>::reset_if_owned(&mut self.bytes);
             {
                 let __pooled_field = &mut self.tint;
                 fade(__pooled_field);
@@ -50,11 +43,7 @@ const _: () = {
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <Vec<
-                u8,
-            > as ::pooling::__private::AllocField<
-                Self,
-            >>::reset_if_plain(&mut self.bytes);
+            <Vec<u8> as __pooling::AllocField<Self>>::reset_if_plain(&mut self.bytes);
         }
     }
 };
