@@ -7,23 +7,6 @@ use alloc::collections::{BTreeMap, BTreeSet, BinaryHeap, LinkedList, VecDeque};
 use alloc::string::String;
 use alloc::vec::Vec;
 
-macro_rules! reset_by_clear {
-    ($($ty:ident<$($param:ident),*> $(where $bound:ident: $trait:path)?),+ $(,)?) => {$(
-        #[diagnostic::do_not_recommend]
-        impl<$($param),*> Reset for $ty<$($param),*> $(where $bound: $trait)? {
-            #[inline]
-            fn reset(&mut self) {
-                self.clear();
-            }
-
-            #[inline]
-            fn blank() -> Self {
-                $ty::new()
-            }
-        }
-    )+};
-}
-
 reset_by_clear! {
     Vec<T>,
     VecDeque<T>,

@@ -8,13 +8,23 @@
 
 use super::Reset;
 
-/// Each trait, with its docs and diagnostic, and its implementation for every `Reset` type.
-macro_rules! field_traits {
-    ($(
-        $(#[$attr:meta])+
-        $name:ident;
-    )+) => {$(
-        $(#[$attr])+
+/// A field trait: its docs, the label and note of its compile error, and its implementation
+/// for every `Reset` type. Without a note, the general one.
+macro_rules! field_trait {
+    ($(#[$doc:meta])* $name:ident, $label:literal) => {
+        field_trait!(
+            $(#[$doc])* $name,
+            $label,
+            "derive or implement `pooling::Reset` for the type, or mark the field with what the pool does instead: `#[pool(reset = <expr>)]` assigns a value at each release, `#[pool(reset_with = <fn>)]` calls a function, `#[pool(keep)]` never resets it"
+        );
+    };
+    ($(#[$doc:meta])* $name:ident, $label:literal, $note:literal) => {
+        $(#[$doc])*
+        #[diagnostic::on_unimplemented(
+            message = "`{Self}` has no reset strategy, so it cannot be a field of `{O}`",
+            label = $label,
+            note = $note
+        )]
         pub trait $name<O> {
             /// [`Reset::blank`].
             fn blank() -> Self;
@@ -47,79 +57,75 @@ macro_rules! field_traits {
                 Reset::reset_if_plain(self);
             }
         }
-    )+};
+    };
 }
 
-field_traits! {
+field_trait!(
     /// A field of any other type.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` has no reset strategy, so it cannot be a field of `{O}`",
-        label = "`{Self}` does not implement `pooling::Reset`",
-        note = "derive or implement `pooling::Reset` for the type, or mark the field with what the pool does instead: `#[pool(reset = <expr>)]` assigns a value at each release, `#[pool(reset_with = <fn>)]` calls a function, `#[pool(keep)]` never resets it"
-    )]
-    Field;
+    Field,
+    "`{Self}` does not implement `pooling::Reset`"
+);
 
+field_trait!(
     /// A field holding a bare `Rc` or `Arc`.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` has no reset strategy, so it cannot be a field of `{O}`",
-        label = "a bare `Rc` or `Arc` has no blank state",
-        note = "hold it as an `Option<Rc<T>>` or `Option<Arc<T>>`, which the pool sets to `None` at release, letting the reference go; or mark the field `#[pool(keep)]` to keep one shared value in the slot for good"
-    )]
-    SharedField;
+    SharedField,
+    "a bare `Rc` or `Arc` has no blank state",
+    "hold it as an `Option<Rc<T>>` or `Option<Arc<T>>`, which the pool sets to `None` at release, letting the reference go; or mark the field `#[pool(keep)]` to keep one shared value in the slot for good"
+);
 
+field_trait!(
     /// A field holding a reference.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` has no reset strategy, so it cannot be a field of `{O}`",
-        label = "a reference has no blank state",
-        note = "own the data, or hold a `pooling::Handle` or an index; for a `&'static` value, mark the field `#[pool(reset = <expr>)]` with the value it goes back to"
-    )]
-    BorrowedField;
+    BorrowedField,
+    "a reference has no blank state",
+    "own the data, or hold a `pooling::Handle` or an index; for a `&'static` value, mark the field `#[pool(reset = <expr>)]` with the value it goes back to"
+);
 
+field_trait!(
     /// A field holding a pointer: `*const T`, `*mut T`, `NonNull<T>`, `AtomicPtr<T>`.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` has no reset strategy, so it cannot be a field of `{O}`",
-        label = "a pointer has no blank state",
-        note = "hold a `pooling::Handle` or an index instead, or mark the field `#[pool(reset = <expr>)]` with the pointer it goes back to, such as `core::ptr::null()`"
-    )]
-    PointerField;
+    PointerField,
+    "a pointer has no blank state",
+    "hold a `pooling::Handle` or an index instead, or mark the field `#[pool(reset = <expr>)]` with the pointer it goes back to, such as `core::ptr::null()`"
+);
 
+field_trait!(
     /// A field of a type with no blank value that fits every use: `Instant`, `SystemTime`,
     /// `NonZero` numbers, `ManuallyDrop`.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` has no reset strategy, so it cannot be a field of `{O}`",
-        label = "`{Self}` has no blank value that fits every use",
-        note = "say what a released object holds: `#[pool(reset = <expr>)]` at each release (such as `reset = Instant::now()`), `#[pool(build = <expr>, keep)]` once, when the slot is built, or hold an `Option<{Self}>`, which resets to `None`"
-    )]
-    UnblankField;
+    UnblankField,
+    "`{Self}` has no blank value that fits every use",
+    "say what a released object holds: `#[pool(reset = <expr>)]` at each release (such as `reset = Instant::now()`), `#[pool(build = <expr>, keep)]` once, when the slot is built, or hold an `Option<{Self}>`, which resets to `None`"
+);
 
-    /// A field of an `alloc` type (`Vec`, `String`, `Box`, ...), which `pooling` resets with its
-    /// `alloc` feature.
-    #[cfg_attr(feature = "alloc", diagnostic::on_unimplemented(
-        message = "`{Self}` has no reset strategy, so it cannot be a field of `{O}`",
-        label = "`{Self}` does not implement `pooling::Reset`",
-        note = "derive or implement `pooling::Reset` for the type it holds, or mark the field with what the pool does instead: `#[pool(reset = <expr>)]`, `#[pool(reset_with = <fn>)]` or `#[pool(keep)]`"
-    ))]
-    #[cfg_attr(not(feature = "alloc"), diagnostic::on_unimplemented(
-        message = "`{Self}` has no reset strategy, so it cannot be a field of `{O}`",
-        label = "`pooling` resets the `alloc` collections, `String` and `Box` with its `alloc` feature",
-        note = "turn the feature on: `features = [\"alloc\"]` in the `pooling` dependency; or mark the field with what the pool does instead: `#[pool(reset = <expr>)]`, `#[pool(reset_with = <fn>)]` or `#[pool(keep)]`"
-    ))]
-    AllocField;
+#[cfg(feature = "alloc")]
+field_trait!(
+    /// A field of an `alloc` type (`Vec`, `String`, `Box`, ...).
+    AllocField,
+    "`{Self}` does not implement `pooling::Reset`"
+);
 
+#[cfg(not(feature = "alloc"))]
+field_trait!(
+    /// A field of an `alloc` type (`Vec`, `String`, `Box`, ...), which `pooling` resets with
+    /// its `alloc` feature.
+    AllocField,
+    "`pooling` resets the `alloc` collections, `String` and `Box` with its `alloc` feature",
+    "turn the feature on: `features = [\"alloc\"]` in the `pooling` dependency; or mark the field with what the pool does instead: `#[pool(reset = <expr>)]`, `#[pool(reset_with = <fn>)]` or `#[pool(keep)]`"
+);
+
+#[cfg(feature = "std")]
+field_trait!(
+    /// A field of a type only `std` has (`HashMap`, `Mutex`, ...).
+    StdField,
+    "`{Self}` does not implement `pooling::Reset`"
+);
+
+#[cfg(not(feature = "std"))]
+field_trait!(
     /// A field of a type only `std` has (`HashMap`, `Mutex`, ...), which `pooling` resets with
     /// its `std` feature.
-    #[cfg_attr(feature = "std", diagnostic::on_unimplemented(
-        message = "`{Self}` has no reset strategy, so it cannot be a field of `{O}`",
-        label = "`{Self}` does not implement `pooling::Reset`",
-        note = "derive or implement `pooling::Reset` for the type it holds, or mark the field with what the pool does instead: `#[pool(reset = <expr>)]`, `#[pool(reset_with = <fn>)]` or `#[pool(keep)]`"
-    ))]
-    #[cfg_attr(not(feature = "std"), diagnostic::on_unimplemented(
-        message = "`{Self}` has no reset strategy, so it cannot be a field of `{O}`",
-        label = "`pooling` resets `std`'s hash collections, locks, `OnceLock`, `OsString`, `PathBuf` and `Cursor` with its `std` feature",
-        note = "turn the feature on (it is on by default): `features = [\"std\"]` in the `pooling` dependency; or mark the field with what the pool does instead: `#[pool(reset = <expr>)]`, `#[pool(reset_with = <fn>)]` or `#[pool(keep)]`"
-    ))]
-    StdField;
-}
+    StdField,
+    "`pooling` resets `std`'s hash collections, locks, `OnceLock`, `OsString`, `PathBuf` and `Cursor` with its `std` feature",
+    "turn the feature on (it is on by default): `features = [\"std\"]` in the `pooling` dependency; or mark the field with what the pool does instead: `#[pool(reset = <expr>)]`, `#[pool(reset_with = <fn>)]` or `#[pool(keep)]`"
+);
 
 /// What `keep` and `reset_with` fields are first built with: `Default`, unless `build` says.
 #[diagnostic::on_unimplemented(

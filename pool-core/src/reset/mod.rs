@@ -7,6 +7,26 @@
 //! and reports a wrapper whose content has no reset (`[Sprite; 4]`) at the field, with the note
 //! the derive chose for that field.
 
+/// `Reset` for collections that empty with `clear()` and are built empty by `new()`: `Vec<T>`,
+/// `BinaryHeap<T> where T: Ord`, `String<>`.
+#[cfg(feature = "alloc")]
+macro_rules! reset_by_clear {
+    ($($ty:ident<$($param:ident),*> $(where $bound:ident: $trait:path)?),+ $(,)?) => {$(
+        #[diagnostic::do_not_recommend]
+        impl<$($param),*> Reset for $ty<$($param),*> $(where $bound: $trait)? {
+            #[inline]
+            fn reset(&mut self) {
+                self.clear();
+            }
+
+            #[inline]
+            fn blank() -> Self {
+                $ty::new()
+            }
+        }
+    )+};
+}
+
 #[cfg(feature = "alloc")]
 mod collections;
 pub(crate) mod field;

@@ -35,24 +35,7 @@ impl<T, S: Default> Reset for HashSet<T, S> {
     }
 }
 
-macro_rules! reset_by_clear {
-    ($($ty:ident),+) => {$(
-        #[diagnostic::do_not_recommend]
-        impl Reset for $ty {
-            #[inline]
-            fn reset(&mut self) {
-                self.clear();
-            }
-
-            #[inline]
-            fn blank() -> Self {
-                $ty::new()
-            }
-        }
-    )+};
-}
-
-reset_by_clear!(OsString, PathBuf);
+reset_by_clear! { OsString<>, PathBuf<> }
 
 // A panic while the lock was held poisoned it; the reset makes its value blank whatever the
 // panic left, so the next user of the slot starts from a lock that is not poisoned.
