@@ -2,9 +2,9 @@
 //! and every particle lives in one fixed-size `ParticlePool` built at start-up.
 //!
 //! It shows the whole life of pooled objects:
-//! - `#[derive(Pooled)]` with each kind of field reset: blank (`frames_left`, `emitter`), a value
-//!   (`#[pool(reset = 1.0)]`), a function that keeps a buffer's capacity
-//!   (`#[pool(reset_with = ...)]`) and a field that survives release (`#[pool(keep)]`);
+//! - `#[derive(Pooled)]` with each kind of field: reset to blank (`frames_left`, `emitter`), to a
+//!   value (`#[pool(reset = 1.0)]`), a buffer built once with its capacity
+//!   (`#[pool(build = ...)]`) and a field that survives release (`#[pool(keep)]`);
 //! - `create` to spawn a burst, `retain` to animate every particle and hand the dead ones back;
 //! - the seed's "just don't create": a burst that does not fit in the free slots is skipped;
 //! - no heap allocation at all once the pool, the emitters and the output buffer are built: the
@@ -58,6 +58,7 @@ struct Emitter {
     drag: f64,
 }
 
+// ANCHOR: particle
 #[derive(Pooled)]
 #[pool(size = 512)]
 struct Particle {
@@ -70,8 +71,9 @@ struct Particle {
     /// 1.0 is "no drag": a blank 0.0 would freeze a particle whose spell forgot to set it.
     #[pool(reset = 1.0)]
     drag: f64,
-    /// Cleared at release but keeps its capacity, so pushing never allocates.
-    #[pool(reset_with = clear_trail)]
+    /// Built with room for the whole tail, once per slot; cleared at release, keeping it, so
+    /// pushing never allocates.
+    #[pool(build = Vec::with_capacity(TRAIL_LEN))]
     trail: Vec<(f64, f64)>,
     /// How many particles this slot has held: it describes the slot, so it survives release.
     #[pool(keep)]
@@ -79,12 +81,7 @@ struct Particle {
     /// Let go at release, so a spell's `Rc` counts only live particles.
     emitter: Option<Rc<Emitter>>,
 }
-
-/// Also runs when the pool builds its blank objects, which gives every slot its capacity up front.
-fn clear_trail(trail: &mut Vec<(f64, f64)>) {
-    trail.clear();
-    trail.reserve(TRAIL_LEN);
-}
+// ANCHOR_END: particle
 
 fn main() -> ExitCode {
     let frames = match cli::read(USAGE, DEFAULT_FRAMES, |frames, arg, value| match arg {

@@ -32,6 +32,11 @@ pub mod __private {
     pub use pool_core::__private::*;
 }
 
+// Generated code checks with these that the pool it defines can exist with the features and
+// target `pool-core` was built with, and fails naming the feature if not.
+#[doc(hidden)]
+pub use pool_core::{__require_heap, __require_sync};
+
 /// Generated code checks with this that it found the `pooling` facade, whose version pins the
 /// runtime's; `pool-core` defines a version of it that fails to compile.
 #[doc(hidden)]

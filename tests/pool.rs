@@ -210,7 +210,7 @@ fn the_pool_prints_its_stats() {
     assert_eq!(
         format!("{pool:?}"),
         "ParticlePool { capacity: 8, live: 1, leased: 0, free: 7, high_water: 1, created: 1, \
-         released: 0, failed: 0, evicted: 0, chunks: 1, retired: 0, waited: 0 }"
+         released: 0, failed: 0, evicted: 0, chunks: 1, retired: 0, waited: 0, waiting: 0 }"
     );
 }
 

@@ -148,6 +148,69 @@ fn field_attributes_choose_the_reset() {
     assert_eq!(s.texture, TextureId(42), "`keep` survives reuse");
 }
 
+/// A slot's buffer, built once with its capacity; what `build` builds then resets as at a release.
+#[derive(Pooled)]
+#[pool(size = 1)]
+struct Packet {
+    #[pool(build = Vec::with_capacity(65_536))]
+    bytes: Vec<u8>,
+    #[pool(build = vec![9; 3])]
+    header: Vec<u8>,
+    #[pool(build = [1, 2, 3, 4], reset_with = brighten)]
+    tint: [u8; 4],
+    #[pool(build = TextureId(7), keep)]
+    texture: TextureId,
+    #[pool(build = Default::default())]
+    unbuilt: Option<u32>,
+}
+
+#[test]
+fn build_makes_a_slots_value_once_and_reset_still_clears_it() {
+    let mut packets = PacketPool::new();
+    let mut seen = None;
+    let first = packets
+        .create(|p| {
+            seen = Some((p.bytes.capacity(), p.header.clone(), p.tint, p.texture));
+            p.bytes.extend_from_slice(b"first message");
+            p.header.push(1);
+            p.texture = TextureId(8);
+            p.unbuilt = Some(3);
+        })
+        .unwrap();
+    let (capacity, header, tint, texture) = seen.unwrap();
+    assert!(capacity >= 65_536, "built with its capacity");
+    assert!(header.is_empty(), "built, then reset as at a release");
+    assert_eq!(tint, [255, 255, 255, 0], "built, then `reset_with`");
+    assert_eq!(texture, TextureId(7), "built, and kept");
+    let buffer_at = packets[first].bytes.as_ptr();
+    packets.release(first).unwrap();
+
+    let again = packets.create(|_| {}).unwrap();
+    let p = &packets[again];
+    assert!(p.bytes.is_empty(), "cleared at release");
+    assert!(p.bytes.capacity() >= 65_536, "capacity kept");
+    assert_eq!(p.bytes.as_ptr(), buffer_at, "the same buffer: built once");
+    assert_eq!(
+        (p.tint, p.texture, p.unbuilt),
+        ([255, 255, 255, 0], TextureId(8), None)
+    );
+}
+
+#[derive(Reset)]
+struct Scratch {
+    #[pool(build = String::with_capacity(32))]
+    text: String,
+}
+
+#[test]
+fn derived_reset_builds_its_blank_with_build() {
+    let mut scratch = Scratch::blank();
+    assert!(scratch.text.capacity() >= 32);
+    scratch.text.push_str("used");
+    scratch.reset();
+    assert!(scratch.text.is_empty() && scratch.text.capacity() >= 32);
+}
+
 struct Emitter;
 
 /// Something boxed that holds a reference.

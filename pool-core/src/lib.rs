@@ -26,9 +26,10 @@
 //! (`pool.lender()`). For a pool shared across threads, whose `create`, `get`, `release` and
 //! `acquire` take `&self` and never block, see [`SyncPool`] (`#[pool(size = N, sync)]`).
 //!
-//! The crate is `#![no_std]`. The default `std` feature adds [`Reset`] for `HashMap` and
-//! `HashSet`; `alloc` (implied by `std`) adds heap pools, [`Grow`] and `Reset` for the `alloc`
-//! collections. Without either, only [`Inline`] pools exist, and nothing allocates.
+//! The crate is `#![no_std]`. The default `std` feature adds [`Reset`] for `HashMap`,
+//! `HashSet`, `Mutex`, `RwLock` and the other types only `std` has; `alloc` (implied by
+//! `std`) adds heap pools, [`Grow`] and `Reset` for the `alloc` collections. Without either,
+//! only [`Inline`] pools exist, and nothing allocates.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
@@ -38,8 +39,11 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "bevy")]
+mod bevy;
 mod error;
 mod limits;
+mod missing;
 mod order;
 mod pool;
 mod pooled;

@@ -3,7 +3,17 @@
 
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]
 pub use crate::SyncPool;
-pub use crate::pool::api::LendsThroughItsLender;
+#[cfg(not(feature = "alloc"))]
+pub use crate::missing::AllocFeature;
+#[cfg(all(feature = "alloc", target_has_atomic = "64", not(feature = "async")))]
+pub use crate::missing::AsyncFeature;
+pub use crate::missing::LendsThroughItsLender;
+#[cfg(not(feature = "rayon"))]
+pub use crate::missing::{MissingFeature, RayonFeature};
+pub use crate::reset::field::{
+    AllocField, BorrowedField, DefaultField, Field, PointerField, SharedField, StdField,
+    UnblankField,
+};
 pub use crate::{
     Evict, Evictable, Fail, Grow, Handle, Importance, Panic, Pool, PoolToken, Pooled, Reset,
 };
@@ -22,6 +32,68 @@ macro_rules! __require_pooling_not_pool_core {
     () => {
         ::core::compile_error!(
             "`#[derive(Pooled)]` and `#[derive(Reset)]` need a dependency on the `pooling` crate, not `pool-core`"
+        );
+    };
+}
+
+// What a pool's storage and strategy need of the features and the target, checked where the
+// derive generates the pool (one error, at the struct, naming the feature) rather than where
+// the user calls `new` ("no function named `new` found for `Pool<..>`"). Each is defined by
+// what this crate was built with; the facade re-exports them.
+
+/// A heap pool (`storage = heap`, the default), or with `grow`, a growing one.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __require_heap {
+    ($($grow:ident)?) => {};
+}
+
+/// A heap pool (`storage = heap`, the default), or with `grow`, a growing one.
+#[cfg(not(feature = "alloc"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __require_heap {
+    () => {
+        ::core::compile_error!(
+            "this pool keeps its slots on the heap (`storage = heap`, the default), which needs the `alloc` feature of `pooling`: add `features = [\"alloc\"]` to the `pooling` dependency, or keep the slots inside the pool, with no allocator, with `#[pool(storage = inline)]`"
+        );
+    };
+    (grow) => {
+        ::core::compile_error!(
+            "`on_full = grow` adds chunks of slots on the heap, which needs the `alloc` feature of `pooling`: add `features = [\"alloc\"]` to the `pooling` dependency, or size the pool up front with `on_full = fail`, `panic` or `evict` (and `storage = inline` for no allocator)"
+        );
+    };
+}
+
+/// A `sync` pool.
+#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __require_sync {
+    () => {};
+}
+
+/// A `sync` pool.
+#[cfg(not(feature = "alloc"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __require_sync {
+    () => {
+        ::core::compile_error!(
+            "a `sync` pool keeps its slots on the heap, which needs the `alloc` feature of `pooling`: add `features = [\"alloc\"]` (or `\"std\"`) to the `pooling` dependency, or remove `sync` and share an inline pool (`storage = inline`) behind your own lock"
+        );
+    };
+}
+
+/// A `sync` pool.
+#[cfg(all(feature = "alloc", not(target_has_atomic = "64")))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __require_sync {
+    () => {
+        ::core::compile_error!(
+            "a `sync` pool needs 64-bit atomics, which this target does not have: remove `sync` and share the pool behind your own lock (a `spin::Mutex`, a critical section)"
         );
     };
 }

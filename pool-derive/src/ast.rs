@@ -2,7 +2,7 @@
 //! nodes so that errors and generated code can point at the user's tokens.
 
 use crate::Derive;
-use crate::attr::{self, Container, FieldReset, Item};
+use crate::attr::{self, Build, Container, FieldReset, Item};
 use crate::errors::Errors;
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
@@ -37,6 +37,8 @@ pub(crate) struct Field<'a> {
     pub(crate) reset: FieldReset,
     /// The span of the attribute key that chose `reset`, if one did.
     pub(crate) reset_key: Option<Span>,
+    /// `build = <expr>`: what builds the value when the slot is built, instead of its blank.
+    pub(crate) build: Option<Build>,
     /// `#[pool(blank)]` put on the field instead of a variant.
     pub(crate) misplaced_blank: Option<Span>,
 }
@@ -48,6 +50,19 @@ impl Input<'_> {
             .krate
             .as_ref()
             .map_or_else(|| quote!(::pooling), ToTokens::to_token_stream)
+    }
+
+    /// Where code inside the generated `const _: () = { ... };` block finds the runtime's
+    /// `__private` items: the short name `__pooling`, which `private_alias` brings in (as serde's
+    /// derive brings in `_serde`), so that generated lines fit on a line.
+    pub(crate) fn private() -> TokenStream {
+        quote!(__pooling)
+    }
+
+    /// `use ::pooling::__private as __pooling;`, at the top of the generated block.
+    pub(crate) fn private_alias(&self) -> TokenStream {
+        let krate = self.krate();
+        quote!(use #krate::__private as __pooling;)
     }
 
     /// What the derive is on, for messages that name it.
@@ -109,6 +124,7 @@ fn fields<'a>(fields: &'a Fields, item: Item, errors: &mut Errors) -> Vec<Field<
                 ty: &field.ty,
                 reset: attrs.reset,
                 reset_key: attrs.key,
+                build: attrs.build,
                 misplaced_blank: attrs.misplaced_blank,
             }
         })

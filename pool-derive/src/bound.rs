@@ -10,11 +10,12 @@ use syn::{Ident, WhereClause, WherePredicate};
 
 /// The input's where clause, plus a bound for each reset field type (the struct's, or the enum's
 /// blank variant's) that mentions a type parameter: `Reset` where the field is reset through
-/// it, `Default` where it is built from it. Other variants' fields are only dropped.
+/// it, `Default` where it is built from it (no `build`). Other variants' fields are only
+/// dropped.
 pub(crate) fn where_clause(
     input: &Input<'_>,
     shape: &Shape<'_>,
-    krate: &TokenStream,
+    private: &TokenStream,
 ) -> Option<WhereClause> {
     let generics = &input.node.generics;
     let params: Vec<&Ident> = generics.type_params().map(|param| &param.ident).collect();
@@ -24,12 +25,14 @@ pub(crate) fn where_clause(
             continue;
         }
         let ty = field.ty;
-        let predicate: WherePredicate = match field.reset {
-            FieldReset::Reset => syn::parse_quote!(#ty: #krate::__private::Reset),
-            FieldReset::With(_) | FieldReset::Keep => {
+        let predicate: WherePredicate = match (&field.reset, &field.build) {
+            (FieldReset::Reset, _) => syn::parse_quote!(#ty: #private::Reset),
+            (FieldReset::With(_) | FieldReset::Keep, None) => {
                 syn::parse_quote!(#ty: ::core::default::Default)
             }
-            FieldReset::Value(_) => continue,
+            (FieldReset::Value(_), _) | (FieldReset::With(_) | FieldReset::Keep, Some(_)) => {
+                continue;
+            }
         };
         clause
             .get_or_insert_with(|| syn::parse_quote!(where))

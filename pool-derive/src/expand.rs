@@ -35,9 +35,10 @@ pub(crate) fn derive(node: &DeriveInput, derive: Derive) -> TokenStream {
 
 fn impl_pooled(input: &Input<'_>, shape: &Shape<'_>, pool: &Pool) -> TokenStream {
     let krate = input.krate();
+    let private = Input::private();
     let ident = &input.node.ident;
     let (impl_generics, ty_generics, _) = input.node.generics.split_for_impl();
-    let where_clause = bound::where_clause(input, shape, &krate);
+    let where_clause = bound::where_clause(input, shape, &private);
     let size = &pool.size;
     // Free constants are evaluated even by `cargo check`; associated ones only when used.
     let mut checks = Vec::new();
@@ -57,25 +58,25 @@ fn impl_pooled(input: &Input<'_>, shape: &Shape<'_>, pool: &Pool) -> TokenStream
     }
     let name = pool.name.to_string();
     let strategy = pool_type::strategy(&krate, &pool.engine);
-    let blank = blank(shape, &krate);
-    let at_release = reset_body(shape, &krate, OtherVariants::Replace, |field, place| {
-        field.reset_at_release(&krate, place)
+    let blank = blank(shape, &private);
+    let at_release = reset_body(shape, &private, OtherVariants::Replace, |field, place| {
+        field.reset_at_release(&private, place)
     });
     // Release leaves every object its enum's blank variant.
-    let at_reuse = reset_body(shape, &krate, OtherVariants::Skip, |field, place| {
-        field.reset_at_reuse(&krate, place)
+    let at_reuse = reset_body(shape, &private, OtherVariants::Skip, |field, place| {
+        field.reset_at_reuse(&private, place)
     });
     let pooled_impl = quote! {
         #(#checks)*
 
         #[automatically_derived]
-        impl #impl_generics #krate::__private::Pooled for #ident #ty_generics #where_clause {
+        impl #impl_generics #private::Pooled for #ident #ty_generics #where_clause {
             const SIZE: usize = #size;
             const NAME: &'static str = #name;
             type Strategy = #strategy;
 
             #[inline]
-            fn blank(_: #krate::__private::PoolToken<'_, Self>) -> Self {
+            fn blank(_: #private::PoolToken<'_, Self>) -> Self {
                 #blank
             }
 
@@ -104,20 +105,25 @@ fn max_check(max: &Count, size: &Count) -> TokenStream {
 
 fn impl_reset(input: &Input<'_>, shape: &Shape<'_>) -> TokenStream {
     let krate = input.krate();
+    let private = Input::private();
+    let alias = input.private_alias();
     let ident = &input.node.ident;
     let (impl_generics, ty_generics, _) = input.node.generics.split_for_impl();
-    let where_clause = bound::where_clause(input, shape, &krate);
-    let blank = blank(shape, &krate);
-    let reset = reset_body(shape, &krate, OtherVariants::Replace, |field, place| {
-        field.reset(&krate, place)
+    let where_clause = bound::where_clause(input, shape, &private);
+    let blank = blank(shape, &private);
+    let reset = reset_body(shape, &private, OtherVariants::Replace, |field, place| {
+        field.reset(&private, place)
     });
     quote! {
         #[doc(hidden)]
         const _: () = {
+            #alias
             #krate::__require_pooling_not_pool_core!();
 
+            // Kept out of rustc's lists of the types that do reset, as the runtime's own are.
             #[automatically_derived]
-            impl #impl_generics #krate::__private::Reset for #ident #ty_generics #where_clause {
+            #[diagnostic::do_not_recommend]
+            impl #impl_generics #private::Reset for #ident #ty_generics #where_clause {
                 #[inline]
                 fn reset(&mut self) {
                     #reset
@@ -133,8 +139,11 @@ fn impl_reset(input: &Input<'_>, shape: &Shape<'_>) -> TokenStream {
 }
 
 /// The blank object: the struct built from its fields' blanks, or the enum's blank variant.
-fn blank(shape: &Shape<'_>, krate: &TokenStream) -> TokenStream {
-    let fields = shape.reset_fields().iter().map(|field| field.blank(krate));
+fn blank(shape: &Shape<'_>, private: &TokenStream) -> TokenStream {
+    let fields = shape
+        .reset_fields()
+        .iter()
+        .map(|field| field.blank(private));
     let Shape::Enum { blank: variant, .. } = shape else {
         return quote!(Self { #(#fields,)* });
     };
@@ -160,7 +169,7 @@ enum OtherVariants {
 /// everything the old one owned (or, at reuse, is left alone).
 fn reset_body(
     shape: &Shape<'_>,
-    krate: &TokenStream,
+    private: &TokenStream,
     others: OtherVariants,
     reset: impl Fn(&Field<'_>, &TokenStream) -> TokenStream,
 ) -> TokenStream {
@@ -205,7 +214,7 @@ fn reset_body(
             #(#code)*
         };
     }
-    let blank = blank(shape, krate);
+    let blank = blank(shape, private);
     quote! {
         match self {
             #pattern => {
@@ -239,14 +248,8 @@ mod tests {
             },
             Derive::Pooled,
         );
-        assert!(
-            out.contains("where T : :: pooling :: __private :: Reset"),
-            "{out}"
-        );
-        assert!(
-            out.contains("Vec < U > : :: pooling :: __private :: Reset"),
-            "{out}"
-        );
+        assert!(out.contains("where T : __pooling :: Reset"), "{out}");
+        assert!(out.contains("Vec < U > : __pooling :: Reset"), "{out}");
         assert!(
             out.contains("Option < T > : :: core :: default :: Default"),
             "{out}"
@@ -268,7 +271,7 @@ mod tests {
             Derive::Pooled,
         );
         assert!(
-            out.contains("where Vec < T > : :: pooling :: __private :: Reset"),
+            out.contains("where Vec < T > : __pooling :: Reset"),
             "{out}"
         );
         assert!(

@@ -14,15 +14,17 @@ pub(crate) fn pooled(input: &Input<'_>, pool: &Pool, error: &syn::Error) -> Toke
     let krate = input.krate();
     let ident = &node.ident;
     let (impl_generics, ty_generics, where_clause) = node.generics.split_for_impl();
+    // Inside the pool type's block, where `__pooling` names the runtime's private items.
+    let private = Input::private();
     // The strategy the user asked for, so that calls to its `create` add no errors.
     let strategy = pool_type::strategy(&krate, &pool.engine);
     let stub = quote! {
         #[automatically_derived]
-        impl #impl_generics #krate::__private::Pooled for #ident #ty_generics #where_clause {
+        impl #impl_generics #private::Pooled for #ident #ty_generics #where_clause {
             const SIZE: usize = 0;
             type Strategy = #strategy;
 
-            fn blank(_: #krate::__private::PoolToken<'_, Self>) -> Self {
+            fn blank(_: #private::PoolToken<'_, Self>) -> Self {
                 ::core::unreachable!()
             }
 

@@ -3,23 +3,27 @@
 
 use crate::ast::Field;
 use crate::attr::FieldReset;
+use crate::field_trait;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Expr, Ident, Member};
 
 impl Field<'_> {
-    /// `<Type as Reset>::method`, spanned on the field's type so that a missing `Reset` is
-    /// reported there, once however many times the field is reset.
-    fn reset_call(&self, krate: &TokenStream, method: &str) -> TokenStream {
+    /// `<Type as Field<Self>>::method`, through the `Reset` field trait that fits the type
+    /// (see `field_trait`), spanned on the field's type so that a missing `Reset` is reported
+    /// there, once however many times the field is reset.
+    fn reset_call(&self, private: &TokenStream, method: &str) -> TokenStream {
         let ty = self.ty;
         let method = Ident::new(method, ty.span());
-        quote_spanned!(ty.span()=> <#ty as #krate::__private::Reset>::#method)
+        let field_trait = Ident::new(field_trait::for_type(ty), ty.span());
+        quote_spanned!(ty.span()=> <#ty as #private::#field_trait<Self>>::#method)
     }
 
-    /// The value of `#[pool(reset = <value>)]`, in one form wherever it is used, so that a type
-    /// error in it is reported once, pointing at the value and the field's type.
+    /// The value of `#[pool(reset = <value>)]` or `build = <value>`, in one form wherever it is
+    /// used, so that a type error in it is reported once, pointing at the value and the field's
+    /// type.
     fn value(&self, value: &Expr) -> TokenStream {
         let ty = self.ty;
         quote! {{
@@ -37,10 +41,10 @@ impl Field<'_> {
 
     /// The whole reset, for `Reset::reset`. `place` is where the field is: `self.field` in a
     /// struct, `*binding` in an enum's variant.
-    pub(crate) fn reset(&self, krate: &TokenStream, place: &TokenStream) -> TokenStream {
+    pub(crate) fn reset(&self, private: &TokenStream, place: &TokenStream) -> TokenStream {
         match &self.reset {
             FieldReset::Reset => {
-                let reset = self.reset_call(krate, "reset");
+                let reset = self.reset_call(private, "reset");
                 quote!(#reset(&mut #place);)
             }
             FieldReset::Value(value) => {
@@ -60,21 +64,25 @@ impl Field<'_> {
 
     /// What runs at release: fields that own something (the type needs drop), and `reset_with`
     /// functions, which are the user's code and run when the user expects a reset.
-    pub(crate) fn reset_at_release(&self, krate: &TokenStream, place: &TokenStream) -> TokenStream {
+    pub(crate) fn reset_at_release(
+        &self,
+        private: &TokenStream,
+        place: &TokenStream,
+    ) -> TokenStream {
         match &self.reset {
-            FieldReset::Reset => self.reset_half(krate, "reset_if_owned", place),
+            FieldReset::Reset => self.reset_half(private, "reset_if_owned", place),
             FieldReset::Value(value) => {
                 self.assign_if(&quote!(::core::mem::needs_drop), value, place)
             }
-            FieldReset::With(_) => self.reset(krate, place),
+            FieldReset::With(_) => self.reset(private, place),
             FieldReset::Keep => TokenStream::new(),
         }
     }
 
     /// What runs at reuse, before `init`: plain data (the type does not need drop).
-    pub(crate) fn reset_at_reuse(&self, krate: &TokenStream, place: &TokenStream) -> TokenStream {
+    pub(crate) fn reset_at_reuse(&self, private: &TokenStream, place: &TokenStream) -> TokenStream {
         match &self.reset {
-            FieldReset::Reset => self.reset_half(krate, "reset_if_plain", place),
+            FieldReset::Reset => self.reset_half(private, "reset_if_plain", place),
             FieldReset::Value(value) => {
                 self.assign_if(&quote!(!::core::mem::needs_drop), value, place)
             }
@@ -82,8 +90,8 @@ impl Field<'_> {
         }
     }
 
-    fn reset_half(&self, krate: &TokenStream, method: &str, place: &TokenStream) -> TokenStream {
-        let reset = self.reset_call(krate, method);
+    fn reset_half(&self, private: &TokenStream, method: &str, place: &TokenStream) -> TokenStream {
+        let reset = self.reset_call(private, method);
         quote!(#reset(&mut #place);)
     }
 
@@ -96,32 +104,48 @@ impl Field<'_> {
         }
     }
 
-    /// `member: value` in the blank object's struct expression.
-    pub(crate) fn blank(&self, krate: &TokenStream) -> TokenStream {
+    /// `member: value` in the blank object's struct expression: the field's blank, or what
+    /// `build` builds, then reset as at a release, so that a new object is as blank as a reused
+    /// one.
+    pub(crate) fn blank(&self, private: &TokenStream) -> TokenStream {
         let member = &self.member;
         let ty = self.ty;
-        let value = match &self.reset {
-            FieldReset::Reset => {
-                let blank = self.reset_call(krate, "blank");
+        let build = self.build.as_ref().map(|build| &build.expr);
+        let value = match (&self.reset, build) {
+            (FieldReset::Reset, None) => {
+                let blank = self.reset_call(private, "blank");
                 quote!(#blank())
             }
-            FieldReset::Value(value) => self.value(value),
-            FieldReset::With(function) => {
-                let default =
-                    quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default());
+            (FieldReset::Reset, Some(build)) => {
+                let reset = self.reset_call(private, "reset");
+                quote! {{
+                    let mut __pooled_blank: #ty = #build;
+                    #reset(&mut __pooled_blank);
+                    __pooled_blank
+                }}
+            }
+            (FieldReset::Value(value), _) => self.value(value),
+            (FieldReset::With(function), build) => {
+                let start = build.map_or_else(|| self.default(private), ToTokens::to_token_stream);
                 let field = self.field_arg();
                 quote! {{
-                    let mut __pooled_blank = #default;
+                    let mut __pooled_blank: #ty = #start;
                     let #field = &mut __pooled_blank;
                     #function(#field);
                     __pooled_blank
                 }}
             }
-            FieldReset::Keep => {
-                quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default())
-            }
+            (FieldReset::Keep, Some(build)) => self.value(build),
+            (FieldReset::Keep, None) => self.default(private),
         };
         quote!(#member: #value)
+    }
+
+    /// The field type's `Default::default()`, for `keep` and `reset_with` fields with no
+    /// `build`, through the trait whose error says so.
+    fn default(&self, private: &TokenStream) -> TokenStream {
+        let ty = self.ty;
+        quote_spanned!(ty.span()=> <#ty as #private::DefaultField<Self>>::default())
     }
 
     /// The name a match on the blank variant binds the field to.

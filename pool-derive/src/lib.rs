@@ -20,6 +20,7 @@ mod errors;
 mod expand;
 mod fallback;
 mod field_code;
+mod field_trait;
 mod pool_type;
 #[cfg(test)]
 mod snapshots;

@@ -3,7 +3,7 @@
 //! `on_full = evict`, the `Evictable` impl that carries the `evict_by` measure.
 
 use crate::ast::Input;
-use crate::config::{Count, Engine, Pool, Refuse, Strategy};
+use crate::config::{Count, Engine, OnFull, Pool, Refuse, Strategy};
 use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -184,6 +184,8 @@ pub(crate) fn expand(
         Strategy::Evict(measure) => Some(evictable(input, measure, where_clause)),
         Strategy::Refuse(_) | Strategy::Grow(_) => None,
     };
+    let requirement = requirement(input, pool);
+    let alias = input.private_alias();
     quote! {
         #[doc = #doc]
         // Code may name the pool `Pool<Foo>` and never this.
@@ -192,7 +194,9 @@ pub(crate) fn expand(
 
         #[doc(hidden)]
         const _: () = {
+            #alias
             #krate::__require_pooling_not_pool_core!();
+            #requirement
 
             #pooled_impl
 
@@ -201,10 +205,31 @@ pub(crate) fn expand(
     }
 }
 
+/// The runtime's check that the pool's storage exists with its features and target, at the
+/// attribute that chose it (the struct's name for the default heap): `__require_heap!()`,
+/// `__require_heap!(grow)`, `__require_sync!()`; nothing for an inline pool, which needs
+/// nothing.
+fn requirement(input: &Input<'_>, pool: &Pool) -> Option<TokenStream> {
+    let attrs = &input.attrs;
+    let (span, check) = match pool.engine {
+        Engine::Inline(_) => return None,
+        Engine::Sync(_) => (attrs.sync?, quote!(__require_sync!())),
+        Engine::Heap(OnFull::Grow(_)) => (attrs.on_full?.0, quote!(__require_heap!(grow))),
+        Engine::Heap(OnFull::Bounded(_)) => (
+            attrs
+                .storage
+                .map_or(input.node.ident.span(), |(span, _)| span),
+            quote!(__require_heap!()),
+        ),
+    };
+    let krate = input.krate();
+    Some(respan(quote!(#krate::#check;), span))
+}
+
 /// `Evictable` for the struct, from the `evict_by` measure. Its return type checks, once and
 /// at the measure, that the measure ranks totally.
 fn evictable(input: &Input<'_>, measure: &Expr, where_clause: Option<&WhereClause>) -> TokenStream {
-    let krate = input.krate();
+    let private = Input::private();
     let node = input.node;
     let ident = &node.ident;
     let (impl_generics, ty_generics, _) = node.generics.split_for_impl();
@@ -215,15 +240,15 @@ fn evictable(input: &Input<'_>, measure: &Expr, where_clause: Option<&WhereClaus
         .chain(node.generics.const_params().map(|param| &param.ident));
     let span = measure.span();
     let signature = quote_spanned! {span=>
-        fn importance(&self) -> impl #krate::__private::Importance + use<#(#params),*>
+        fn importance(&self) -> impl #private::Importance + use<#(#params),*>
     };
     let body = {
-        let krate = respan(krate.clone(), span);
-        quote_spanned!(span=> #krate::__private::measure(#measure, self))
+        let private = respan(private.clone(), span);
+        quote_spanned!(span=> #private::measure(#measure, self))
     };
     quote! {
         #[automatically_derived]
-        impl #impl_generics #krate::__private::Evictable for #ident #ty_generics #where_clause {
+        impl #impl_generics #private::Evictable for #ident #ty_generics #where_clause {
             #[inline]
             #signature {
                 #body

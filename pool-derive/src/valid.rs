@@ -79,15 +79,14 @@ fn blank_variant<'a>(
     }
     for variant in variants.iter().filter(|variant| variant.blank.is_none()) {
         for field in &variant.fields {
-            if let Some(span) = field.reset_key {
+            let reset = field.reset_key.map(|span| (span, field.reset.key()));
+            let build = field.build.as_ref().map(|build| (build.key, "build"));
+            for (span, key) in reset.into_iter().chain(build) {
                 errors.at(
                     span,
                     format_args!(
-                        "`{}` is for fields of the blank variant, `{}`: release replaces a `{}` with a blank `{}`, dropping its fields, so they are never reset; remove the attribute",
-                        field.reset.key(),
-                        blank.ident,
-                        variant.ident,
-                        blank.ident,
+                        "`{key}` is for fields of the blank variant, `{}`: release replaces a `{}` with a blank `{}`, dropping its fields, so they are never reset or built; remove the attribute",
+                        blank.ident, variant.ident, blank.ident,
                     ),
                 );
             }

@@ -1,4 +1,5 @@
-//! A `bevy_ecs` app that keeps its particles in a pool, as a `Resource`: one system spawns them,
+//! A `bevy_ecs` app that keeps its particles in a pool, as a `Resource` (the `bevy` feature of
+//! `pooling`: the pool type itself, no newtype): one system spawns them,
 //! one animates them and releases the dead, and two systems that only read the pool run in
 //! parallel on bevy's multi-threaded executor after them. It runs a fixed number of frames,
 //! checks the readers' figures against the writers', and exits.
@@ -23,10 +24,6 @@ struct Spark {
     vel: [f32; 2],
     frames_left: u32,
 }
-
-/// The pool where bevy keeps state: a pool is `Send + Sync` when its objects are.
-#[derive(Resource)]
-struct Sparks(SparkPool);
 
 /// What the writing systems did.
 #[derive(Resource, Default)]
@@ -62,7 +59,7 @@ fn ran_on_this_thread() {
         .insert(thread::current().id());
 }
 
-fn spawn(mut sparks: ResMut<Sparks>, mut totals: ResMut<Totals>) {
+fn spawn(mut sparks: ResMut<SparkPool>, mut totals: ResMut<Totals>) {
     totals.frames += 1;
     let frame = totals.frames;
     for k in 0..64u32 {
@@ -71,7 +68,7 @@ fn spawn(mut sparks: ResMut<Sparks>, mut totals: ResMut<Totals>) {
             .wrapping_add(k.wrapping_mul(40_503));
         #[expect(clippy::cast_precision_loss, reason = "small whole numbers")]
         let unit = |bits: u32| (seed >> bits & 0xff) as f32 / 128.0 - 1.0;
-        let spawned = sparks.0.try_create(|s| {
+        let spawned = sparks.try_create(|s| {
             s.pos = [0.0, 0.0];
             s.vel = [unit(0), unit(8)];
             s.frames_left = 20 + seed % 40;
@@ -82,31 +79,33 @@ fn spawn(mut sparks: ResMut<Sparks>, mut totals: ResMut<Totals>) {
     }
 }
 
-fn animate(mut sparks: ResMut<Sparks>, mut totals: ResMut<Totals>) {
-    let before = sparks.0.len();
-    sparks.0.retain(|s| {
+// ANCHOR: systems
+fn animate(mut sparks: ResMut<SparkPool>, mut totals: ResMut<Totals>) {
+    let before = sparks.len();
+    sparks.retain(|s| {
         s.vel[1] -= 0.01;
         s.pos[0] += s.vel[0];
         s.pos[1] += s.vel[1];
         s.frames_left -= 1;
         s.frames_left > 0
     });
-    totals.died += before - sparks.0.len();
-    totals.live_summed += sparks.0.len();
+    totals.died += before - sparks.len();
+    totals.live_summed += sparks.len();
 }
 
 /// Reads the pool only: counts the live sparks.
-fn census(sparks: Res<Sparks>, mut census: ResMut<Census>) {
+fn census(sparks: Res<SparkPool>, mut census: ResMut<Census>) {
     ran_on_this_thread();
     census.frames += 1;
-    census.seen += sparks.0.values().count();
+    census.seen += sparks.values().count();
 }
+// ANCHOR_END: systems
 
 /// Reads the pool only: how far the sparks have flown.
-fn extent(sparks: Res<Sparks>, mut extent: ResMut<Extent>) {
+fn extent(sparks: Res<SparkPool>, mut extent: ResMut<Extent>) {
     ran_on_this_thread();
     extent.frames += 1;
-    let farthest = (sparks.0.values())
+    let farthest = (sparks.values())
         .map(|s| s.pos[0].hypot(s.pos[1]))
         .fold(0.0, f32::max);
     extent.farthest = extent.farthest.max(farthest);
@@ -117,7 +116,8 @@ fn main() {
         .nth(1)
         .map_or(300, |arg| arg.parse().expect("FRAMES is a number"));
     let mut world = World::new();
-    world.insert_resource(Sparks(SparkPool::new()));
+    // The pool is a resource as it is: `pooling`'s `bevy` feature.
+    world.insert_resource(SparkPool::new());
     world.init_resource::<Totals>();
     world.init_resource::<Census>();
     world.init_resource::<Extent>();
@@ -125,7 +125,7 @@ fn main() {
     let mut schedule = Schedule::default();
     schedule.set_executor(MultiThreadedExecutor::new());
     schedule.add_systems((spawn, animate).chain());
-    // Both only read `Sparks` and write resources of their own: bevy may run them at once.
+    // Both only read the pool and write resources of their own: bevy may run them at once.
     schedule.add_systems((census, extent).after(animate));
 
     for _ in 0..frames {
@@ -134,7 +134,7 @@ fn main() {
 
     let totals = world.resource::<Totals>();
     let (census, extent) = (world.resource::<Census>(), world.resource::<Extent>());
-    let sparks = &world.resource::<Sparks>().0;
+    let sparks = world.resource::<SparkPool>();
     assert_eq!(totals.frames, frames);
     assert_eq!(
         (census.frames, extent.frames),

@@ -1,5 +1,7 @@
 //! A TCP echo server on 127.0.0.1 whose per-request buffers come from a 16-slot pool, and a
 //! bounded load client: 64 connections × 1,000 requests over loopback, every response checked.
+//! First, the README's plain echo server (`readme.rs`) is checked the same way: 40 connections
+//! sending messages of up to 100,000 bytes through 16 buffers, every byte compared.
 //!
 //! Each client connection writes its requests from one task and reads the answers from
 //! another, so several requests of each are in flight. Each server connection's reader task
@@ -12,6 +14,8 @@
 //! ```text
 //! cargo run --release -p pooling-echo -- --rounds 3
 //! ```
+
+mod readme;
 
 use pooling::{OwnedSyncLease, Pooled};
 use std::future::Future;
@@ -246,6 +250,13 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let readme = readme::check().await;
+    assert_eq!((readme.leased, readme.failed), (0, 0));
+    println!(
+        "the README's server: messages of up to 100,000 bytes echoed whole on 40 connections \
+         through {} buffers ({} reads, {} of them waited for a buffer)",
+        readme.capacity, readme.created, readme.waited
+    );
     println!(
         "{CONNECTIONS} connections x {REQUESTS} requests of 1 to {MAX_LEN} bytes, on 127.0.0.1, every answer checked"
     );

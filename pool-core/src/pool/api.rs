@@ -295,39 +295,6 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         self.books_mut().fail();
         limits::panic_full(T::NAME, self.capacity(), self.books().high_water());
     }
-
-    /// Not a method of `Pool`: a pool lends through its [`Lender`](crate::Lender). Here so that
-    /// a call says so at compile time.
-    #[doc(hidden)]
-    pub fn acquire<F>(&self, init: F) -> Result<crate::Lease<'_, T>, PoolFull>
-    where
-        Self: LendsThroughItsLender<T>,
-    {
-        LendsThroughItsLender::lend(self, init)
-    }
-
-    /// Not a method of `Pool`: a pool lends through its [`Lender`](crate::Lender). Here so that
-    /// a call says so at compile time.
-    #[doc(hidden)]
-    pub fn try_acquire<F>(&self, init: F) -> Result<crate::Lease<'_, T>, PoolFull>
-    where
-        Self: LendsThroughItsLender<T>,
-    {
-        LendsThroughItsLender::lend(self, init)
-    }
-}
-
-/// Implemented by no type: the bound of the `acquire` a `Pool` does not have, whose message
-/// points to its lender.
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "a `Pool` lends objects through its `Lender`, which holds it mutably: `let pool = pool.lender();` then `pool.acquire(...)`",
-    label = "`acquire` and `try_acquire` are methods of `pooling::Lender`, from `Pool::lender(&mut self)`",
-    note = "for a pool that many threads lease from at once, use a `SyncPool`: `#[pool(size = N, sync)]`"
-)]
-pub trait LendsThroughItsLender<T: Pooled> {
-    /// Never called: no type implements the trait.
-    fn lend<F>(&self, init: F) -> Result<crate::Lease<'_, T>, PoolFull>;
 }
 
 #[cfg(feature = "alloc")]

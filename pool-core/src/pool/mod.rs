@@ -1,7 +1,7 @@
 //! The pool: the struct and its constructors. What it does is in `api` (one object at a time),
 //! `scan` (every live object) and `engine` (the slot engine under both).
 
-pub(crate) mod api;
+mod api;
 pub(crate) mod books;
 mod clone;
 mod disjoint;

@@ -5,6 +5,10 @@ use core::fmt;
 /// Run the game through its busiest scene and read [`high_water`](Stats::high_water): a size a
 /// little above it never fills up. [`failed`](Stats::failed) and [`evicted`](Stats::evicted)
 /// count what a too-small pool cost; [`chunks`](Stats::chunks) shows how far a growing pool grew.
+/// A server whose requests wait for a slot reads [`waited`](Stats::waited) against `created`
+/// (the share of acquisitions that found the pool full, including those that gave up or timed
+/// out while waiting) and [`waiting`](Stats::waiting) (the queue now): a size at which `waited`
+/// stays near 0 under the busiest load never makes a request wait.
 ///
 /// ```
 /// use pooling::Pooled;
@@ -53,9 +57,13 @@ pub struct Stats {
     /// Slots taken out of use because their versions ran out (after 2³¹ objects each), so that
     /// no old handle can ever match a new object.
     pub retired: usize,
-    /// Acquisitions that waited for a free slot (`SyncPool::acquire_async` and its kin, with the
-    /// `async` feature), once each however often they were woken; not counted in `failed`.
+    /// Acquisitions that had to wait for a free slot (`SyncPool::acquire_async` and its kin,
+    /// with the `async` feature), counted when they start waiting, once each however often
+    /// they are woken, whatever becomes of them: served, cancelled, or dropped by a timeout.
+    /// Never counted in `failed`.
     pub waited: u64,
+    /// Acquisitions waiting for a free slot now (`SyncPool::acquire_async` and its kin).
+    pub waiting: usize,
 }
 
 impl Stats {
@@ -74,6 +82,7 @@ impl Stats {
             chunks,
             retired,
             waited,
+            waiting,
         } = self;
         f.debug_struct(name)
             .field("capacity", capacity)
@@ -88,6 +97,7 @@ impl Stats {
             .field("chunks", chunks)
             .field("retired", retired)
             .field("waited", waited)
+            .field("waiting", waiting)
             .finish()
     }
 }

@@ -435,6 +435,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// ```
     pub fn stats(&self) -> Stats {
         let tally = self.slots.tally();
+        let (waited, waiting) = self.waits();
         Stats {
             capacity: self.capacity(),
             live: tally.live,
@@ -447,7 +448,8 @@ impl<T: Pooled, S> SyncPool<T, S> {
             evicted: 0,
             chunks: 1,
             retired: tally.retired,
-            waited: self.waited(),
+            waited,
+            waiting,
         }
     }
 
@@ -498,15 +500,17 @@ impl<T: Pooled, S> SyncPool<T, S> {
         &self.slots
     }
 
+    /// `Stats::waited` and `Stats::waiting`.
     #[cfg(feature = "async")]
-    fn waited(&self) -> u64 {
-        self.slots.waiters.waited()
+    fn waits(&self) -> (u64, usize) {
+        let waiters = &self.slots.waiters;
+        (waiters.waited(), waiters.waiting())
     }
 
     #[cfg(not(feature = "async"))]
     #[expect(clippy::unused_self, reason = "the same call with or without `async`")]
-    fn waited(&self) -> u64 {
-        0
+    fn waits(&self) -> (u64, usize) {
+        (0, 0)
     }
 
     #[cfg(all(test, not(loom)))]

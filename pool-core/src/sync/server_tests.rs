@@ -317,7 +317,7 @@ mod waiting {
             panic!("the slot is free")
         };
         assert_eq!(got.value, 2);
-        assert_eq!(pool.stats().waited, 1, "the cancelled one is not counted");
+        assert_eq!(pool.stats().waited, 2, "the cancelled one is counted too");
     }
 
     #[test]
@@ -355,7 +355,45 @@ mod waiting {
         drop(waiting);
         drop(leases);
         let stats = pool.stats();
-        assert_eq!((stats.free, stats.waited, stats.failed), (2, 0, 0));
+        assert_eq!((stats.free, stats.waited, stats.failed), (2, 1, 0));
+    }
+
+    #[test]
+    fn a_waiter_counts_in_waiting_while_it_waits_and_in_waited_however_it_ends() {
+        let pool = SyncPool::<Buffer>::new();
+        let leases = [pool.acquire(|_| {}).unwrap(), pool.acquire(|_| {}).unwrap()];
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut timed_out = Box::pin(pool.acquire_async(|_| unreachable!()));
+        assert_eq!(
+            (pool.stats().waiting, pool.stats().waited),
+            (0, 0),
+            "not polled yet"
+        );
+        assert!(timed_out.as_mut().poll(&mut cx).is_pending());
+        let stats = pool.stats();
+        assert_eq!(
+            (stats.waiting, stats.waited),
+            (1, 1),
+            "counted as it starts waiting"
+        );
+        drop(timed_out); // what a timeout does to the future
+        let stats = pool.stats();
+        assert_eq!(
+            (stats.waiting, stats.waited),
+            (0, 1),
+            "gone, and still counted"
+        );
+
+        let mut served = pin!(pool.acquire_async(|b| b.value = 3));
+        assert!(served.as_mut().poll(&mut cx).is_pending());
+        assert_eq!(pool.stats().waiting, 1);
+        drop(leases);
+        let Poll::Ready(lease) = served.as_mut().poll(&mut cx) else {
+            panic!("two slots are free")
+        };
+        assert_eq!(lease.value, 3);
+        let stats = pool.stats();
+        assert_eq!((stats.waiting, stats.waited, stats.failed), (0, 2, 0));
     }
 
     #[test]

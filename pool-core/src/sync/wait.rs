@@ -41,7 +41,7 @@ pub(crate) struct Waiters {
     event: Event,
     /// Tasks between counting themselves in and leaving (with a slot, or cancelled).
     waiting: AtomicUsize,
-    /// Acquisitions that had to wait: for `Stats::waited`.
+    /// Acquisitions that had to wait, counted as they start: for `Stats::waited`.
     waited: AtomicU64,
 }
 
@@ -85,6 +85,10 @@ impl Waiters {
         self.waited.load(Ordering::Relaxed)
     }
 
+    pub(crate) fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::Relaxed)
+    }
+
     /// What `take` returns, once it returns something: now if it can, else after waiting for
     /// slots to be freed, as often as it takes. `take` must not have side effects when it
     /// returns `None`. Dropping the future at any await leaves no trace but the wake-up it
@@ -95,6 +99,9 @@ impl Waiters {
         }
         self.waiting.fetch_add(1, Ordering::SeqCst);
         let _counted = Counted(&self.waiting);
+        // Counted now, not when served: an acquisition cancelled or timed out while waiting
+        // is the plainest sign that the pool is too small.
+        self.waited.fetch_add(1, Ordering::Relaxed);
         let mut woken = false;
         loop {
             let listener = self.event.listen();
@@ -106,7 +113,6 @@ impl Waiters {
                 if woken && self.waiting.load(Ordering::SeqCst) > 1 {
                     self.notify();
                 }
-                self.waited.fetch_add(1, Ordering::Relaxed);
                 return taken;
             }
             listener.await;
@@ -123,8 +129,10 @@ impl<T: Pooled, S> SyncPool<T, S> {
     ///
     /// Waiters are woken in the order they started waiting, one per freed slot, though an
     /// acquisition that does not wait (`acquire`, `create`) may take a freed slot first (the
-    /// woken waiter then waits again, behind the others); an acquisition that waited
-    /// is counted in [`Stats::waited`](crate::Stats::waited), not in `failed`. Cancel-safe:
+    /// woken waiter then waits again, behind the others); an acquisition that has to wait
+    /// is counted in [`Stats::waited`](crate::Stats::waited) as it starts waiting (cancelled
+    /// or not), never in `failed`, and in [`Stats::waiting`](crate::Stats::waiting) while it
+    /// waits. Cancel-safe:
     /// dropping the future takes no slot, and a wake-up it had received goes on to the next
     /// waiter. Runtime-agnostic: any executor polls it.
     ///

@@ -96,11 +96,11 @@ pub(crate) fn container(
                 }
                 "name" => container.name = values::name(&meta, errors)?,
                 "vis" => container.vis = values::vis(&meta, errors)?,
-                "reset" | "reset_with" | "keep" if item == Item::Struct => {
+                "reset" | "reset_with" | "keep" | "build" if item == Item::Struct => {
                     errors.at(span, format_args!("`{key}` goes on a field, not on the struct"));
                     return skip_value(&meta);
                 }
-                "reset" | "reset_with" | "keep" => {
+                "reset" | "reset_with" | "keep" | "build" => {
                     errors.at(span, format_args!("`{key}` goes on a field of the blank variant, not on the enum"));
                     return skip_value(&meta);
                 }

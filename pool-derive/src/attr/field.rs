@@ -4,6 +4,7 @@ use super::parse::{is_flag, key, pool_attrs, skip_value};
 use super::{FIELD_KEYS, Item};
 use crate::errors::Errors;
 use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprPath, Token};
 
@@ -30,11 +31,19 @@ impl FieldReset {
     }
 }
 
+/// `#[pool(build = <expr>)]`: what builds the field's value once, when its slot is built.
+pub(crate) struct Build {
+    /// The span of the key.
+    pub(crate) key: Span,
+    pub(crate) expr: Expr,
+}
+
 /// A field's `#[pool(...)]` attributes.
 pub(crate) struct FieldAttrs {
     pub(crate) reset: FieldReset,
     /// The span of the key that chose `reset`; none for the default, through `Reset`.
     pub(crate) key: Option<Span>,
+    pub(crate) build: Option<Build>,
     /// `blank` on a field of an enum, where it does not belong: `valid` reports it with the
     /// variants.
     pub(crate) misplaced_blank: Option<Span>,
@@ -44,6 +53,7 @@ pub(crate) struct FieldAttrs {
 pub(crate) fn field(attrs: &[Attribute], item: Item, errors: &mut Errors) -> FieldAttrs {
     let mut reset = FieldReset::Reset;
     let mut reset_span = None;
+    let mut build: Option<Build> = None;
     let mut misplaced_blank = None;
     for attr in pool_attrs(attrs) {
         let parsed = attr.parse_nested_meta(|meta| {
@@ -70,6 +80,7 @@ pub(crate) fn field(attrs: &[Attribute], item: Item, errors: &mut Errors) -> Fie
                         }
                     }
                 }
+                "build" => return read_build(&meta, &mut build, errors),
                 "keep" => {
                     if !is_flag(&meta) {
                         errors.at(span, "`keep` takes no value: write `#[pool(keep)]`");
@@ -122,9 +133,34 @@ pub(crate) fn field(attrs: &[Attribute], item: Item, errors: &mut Errors) -> Fie
             errors.push(error);
         }
     }
+    if let (Some(built), FieldReset::Value(_)) = (&build, &reset) {
+        errors.at(built.key, "`build` conflicts with `reset`: `reset = <expr>` gives the field its first value too, so what `build` built would be thrown away; remove `build`, or keep it and reset with `reset_with = <fn>` or the type's `Reset`");
+        build = None;
+    }
     FieldAttrs {
         reset,
         key: reset_span,
+        build,
         misplaced_blank,
     }
+}
+
+/// `build = <expr>`, read into `build` unless it is already there or has no value (reported).
+fn read_build(
+    meta: &ParseNestedMeta<'_>,
+    build: &mut Option<Build>,
+    errors: &mut Errors,
+) -> syn::Result<()> {
+    let key = meta.path.span();
+    if !meta.input.peek(Token![=]) {
+        errors.at(key, "`build` needs the expression that builds the field once, when its slot is built, such as `build = Vec::with_capacity(4096)`");
+        return skip_value(meta);
+    }
+    let expr = meta.value()?.parse()?;
+    if build.is_some() {
+        errors.at(key, "duplicate `build` on one field");
+    } else {
+        *build = Some(Build { key, expr });
+    }
+    Ok(())
 }

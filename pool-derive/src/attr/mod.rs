@@ -10,11 +10,11 @@ mod values;
 mod variant;
 
 pub(crate) use container::{Container, container};
-pub(crate) use field::{FieldReset, field};
+pub(crate) use field::{Build, FieldReset, field};
 pub(crate) use values::{OnFull, Storage};
 pub(crate) use variant::variant;
 
-const FIELD_KEYS: &str = "`reset = <expr>`, `reset_with = <function>` or `keep`";
+const FIELD_KEYS: &str = "`reset = <expr>`, `reset_with = <function>`, `keep` or `build = <expr>`";
 
 const VARIANT_KEYS: &str = "`blank`, which marks the variant every object is reset to";
 

@@ -25,7 +25,7 @@ pub(crate) fn variant(attrs: &[Attribute], errors: &mut Errors) -> Option<Span> 
                     }
                     blank = Some(span);
                 }
-                "reset" | "reset_with" | "keep" => {
+                "reset" | "reset_with" | "keep" | "build" => {
                     errors.at(span, format_args!("`{key}` goes on a field of the blank variant, not on a variant"));
                     return skip_value(&meta);
                 }

@@ -5,29 +5,31 @@ It builds every object up front, blank, in one allocation, and hands them out by
 pub type ProjectilePool = ::pooling::Pool<Projectile, ::pooling::Fail>;
 #[doc(hidden)]
 const _: () = {
+    use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
-    impl ::pooling::__private::Pooled for Projectile {
+    impl __pooling::Pooled for Projectile {
         const SIZE: usize = 64;
         const NAME: &'static str = "ProjectilePool";
         type Strategy = ::pooling::Fail;
         #[inline]
-        fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
+        fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {
             Self::Bullet {
-                position: <(f32, f32) as ::pooling::__private::Reset>::blank(),
+                position: <(f32, f32) as __pooling::Field<Self>>::blank(),
                 damage: {
                     let __pooled_value: f32 = 1.0;
                     __pooled_value
                 },
                 hits: {
-                    let mut __pooled_blank = <Vec<
+                    let mut __pooled_blank: Vec<u32> = <Vec<
                         u32,
-                    > as ::core::default::Default>::default();
+                    > as __pooling::DefaultField<Self>>::default();
                     let __pooled_field = &mut __pooled_blank;
                     clear_hits(__pooled_field);
                     __pooled_blank
                 },
-                sprite: <SpriteId as ::core::default::Default>::default(),
+                sprite: <SpriteId as __pooling::DefaultField<Self>>::default(),
             }
         }
         #[inline]
@@ -42,9 +44,9 @@ const _: () = {
                     <(
                         f32,
                         f32,
-                    ) as ::pooling::__private::Reset>::reset_if_owned(
-                        &mut *__pooled_position,
-                    );
+                    ) as __pooling::Field<
+                        Self,
+                    >>::reset_if_owned(&mut *__pooled_position);
                     if ::core::mem::needs_drop::<f32>() {
                         *__pooled_damage = {
                             let __pooled_value: f32 = 1.0;
@@ -58,20 +60,20 @@ const _: () = {
                 }
                 _ => {
                     *self = Self::Bullet {
-                        position: <(f32, f32) as ::pooling::__private::Reset>::blank(),
+                        position: <(f32, f32) as __pooling::Field<Self>>::blank(),
                         damage: {
                             let __pooled_value: f32 = 1.0;
                             __pooled_value
                         },
                         hits: {
-                            let mut __pooled_blank = <Vec<
+                            let mut __pooled_blank: Vec<u32> = <Vec<
                                 u32,
-                            > as ::core::default::Default>::default();
+                            > as __pooling::DefaultField<Self>>::default();
                             let __pooled_field = &mut __pooled_blank;
                             clear_hits(__pooled_field);
                             __pooled_blank
                         },
-                        sprite: <SpriteId as ::core::default::Default>::default(),
+                        sprite: <SpriteId as __pooling::DefaultField<Self>>::default(),
                     };
                 }
             }
@@ -88,7 +90,7 @@ const _: () = {
             <(
                 f32,
                 f32,
-            ) as ::pooling::__private::Reset>::reset_if_plain(&mut *__pooled_position);
+            ) as __pooling::Field<Self>>::reset_if_plain(&mut *__pooled_position);
             if !::core::mem::needs_drop::<f32>() {
                 *__pooled_damage = {
                     let __pooled_value: f32 = 1.0;

@@ -5,14 +5,16 @@ It builds every object up front, blank, in one allocation, and hands them out by
 type TaskPool<T> = ::pooling::Pool<Task<T>, ::pooling::Panic>;
 #[doc(hidden)]
 const _: () = {
+    use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
-    impl<T> ::pooling::__private::Pooled for Task<T> {
+    impl<T> __pooling::Pooled for Task<T> {
         const SIZE: usize = 16;
         const NAME: &'static str = "TaskPool";
         type Strategy = ::pooling::Panic;
         #[inline]
-        fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
+        fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {
             Self::Idle
         }
         #[inline]

@@ -5,35 +5,36 @@ It builds every object up front, blank, in one allocation, and hands them out by
 pub type SpritePool = ::pooling::Pool<Sprite, ::pooling::Fail>;
 #[doc(hidden)]
 const _: () = {
+    use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
-    impl ::pooling::__private::Pooled for Sprite {
+    impl __pooling::Pooled for Sprite {
         const SIZE: usize = 256;
         const NAME: &'static str = "SpritePool";
         type Strategy = ::pooling::Fail;
         #[inline]
-        fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
+        fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {
             Self {
-                position: <(f32, f32) as ::pooling::__private::Reset>::blank(),
+                position: <(f32, f32) as __pooling::Field<Self>>::blank(),
                 scale: {
                     let __pooled_value: f32 = 1.0;
                     __pooled_value
                 },
                 tint: {
-                    let mut __pooled_blank = <[u8; 4] as ::core::default::Default>::default();
+                    let mut __pooled_blank: [u8; 4] = <[u8; 4] as __pooling::DefaultField<
+                        Self,
+                    >>::default();
                     let __pooled_field = &mut __pooled_blank;
                     fade(__pooled_field);
                     __pooled_blank
                 },
-                texture: <TextureId as ::core::default::Default>::default(),
+                texture: <TextureId as __pooling::DefaultField<Self>>::default(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <(
-                f32,
-                f32,
-            ) as ::pooling::__private::Reset>::reset_if_owned(&mut self.position);
+            <(f32, f32) as __pooling::Field<Self>>::reset_if_owned(&mut self.position);
             if ::core::mem::needs_drop::<f32>() {
                 self.scale = {
                     let __pooled_value: f32 = 1.0;
@@ -47,10 +48,7 @@ const _: () = {
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <(
-                f32,
-                f32,
-            ) as ::pooling::__private::Reset>::reset_if_plain(&mut self.position);
+            <(f32, f32) as __pooling::Field<Self>>::reset_if_plain(&mut self.position);
             if !::core::mem::needs_drop::<f32>() {
                 self.scale = {
                     let __pooled_value: f32 = 1.0;

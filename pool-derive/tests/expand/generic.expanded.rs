@@ -5,41 +5,43 @@ It builds every object up front, blank, in one allocation, and hands them out by
 pub type NodePool<T, const N: usize> = ::pooling::Pool<Node<T, N>, ::pooling::Fail>;
 #[doc(hidden)]
 const _: () = {
+    use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
-    impl<T: Clone, const N: usize> ::pooling::__private::Pooled for Node<T, N>
+    impl<T: Clone, const N: usize> __pooling::Pooled for Node<T, N>
     where
         T: Default,
-        T: ::pooling::__private::Reset,
-        [Option<Handle<Node<T, N>>>; N]: ::pooling::__private::Reset,
+        T: __pooling::Reset,
+        [Option<Handle<Node<T, N>>>; N]: __pooling::Reset,
         Vec<T>: ::core::default::Default,
     {
         const SIZE: usize = 64;
         const NAME: &'static str = "NodePool";
         type Strategy = ::pooling::Fail;
         #[inline]
-        fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
+        fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {
             Self {
-                value: <T as ::pooling::__private::Reset>::blank(),
+                value: <T as __pooling::Field<Self>>::blank(),
                 children: <[Option<
                     Handle<Node<T, N>>,
-                >; N] as ::pooling::__private::Reset>::blank(),
-                cache: <Vec<T> as ::core::default::Default>::default(),
+                >; N] as __pooling::Field<Self>>::blank(),
+                cache: <Vec<T> as __pooling::DefaultField<Self>>::default(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <T as ::pooling::__private::Reset>::reset_if_owned(&mut self.value);
+            <T as __pooling::Field<Self>>::reset_if_owned(&mut self.value);
             <[Option<
                 Handle<Node<T, N>>,
-            >; N] as ::pooling::__private::Reset>::reset_if_owned(&mut self.children);
+            >; N] as __pooling::Field<Self>>::reset_if_owned(&mut self.children);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <T as ::pooling::__private::Reset>::reset_if_plain(&mut self.value);
+            <T as __pooling::Field<Self>>::reset_if_plain(&mut self.value);
             <[Option<
                 Handle<Node<T, N>>,
-            >; N] as ::pooling::__private::Reset>::reset_if_plain(&mut self.children);
+            >; N] as __pooling::Field<Self>>::reset_if_plain(&mut self.children);
         }
     }
 };

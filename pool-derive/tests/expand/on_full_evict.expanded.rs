@@ -5,39 +5,41 @@ It builds every object up front, blank, in one allocation, and hands them out by
 type VoicePool = ::pooling::Pool<Voice, ::pooling::Evict>;
 #[doc(hidden)]
 const _: () = {
+    use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
-    impl ::pooling::__private::Pooled for Voice {
+    impl __pooling::Pooled for Voice {
         const SIZE: usize = 16;
         const NAME: &'static str = "VoicePool";
         type Strategy = ::pooling::Evict;
         #[inline]
-        fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
+        fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {
             Self {
-                volume: <f32 as ::pooling::__private::Reset>::blank(),
-                sample: <Option<Rc<Sample>> as ::pooling::__private::Reset>::blank(),
+                volume: <f32 as __pooling::Field<Self>>::blank(),
+                sample: <Option<Rc<Sample>> as __pooling::Field<Self>>::blank(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <f32 as ::pooling::__private::Reset>::reset_if_owned(&mut self.volume);
+            <f32 as __pooling::Field<Self>>::reset_if_owned(&mut self.volume);
             <Option<
                 Rc<Sample>,
-            > as ::pooling::__private::Reset>::reset_if_owned(&mut self.sample);
+            > as __pooling::Field<Self>>::reset_if_owned(&mut self.sample);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <f32 as ::pooling::__private::Reset>::reset_if_plain(&mut self.volume);
+            <f32 as __pooling::Field<Self>>::reset_if_plain(&mut self.volume);
             <Option<
                 Rc<Sample>,
-            > as ::pooling::__private::Reset>::reset_if_plain(&mut self.sample);
+            > as __pooling::Field<Self>>::reset_if_plain(&mut self.sample);
         }
     }
     #[automatically_derived]
-    impl ::pooling::__private::Evictable for Voice {
+    impl __pooling::Evictable for Voice {
         #[inline]
-        fn importance(&self) -> impl ::pooling::__private::Importance + use<> {
-            ::pooling::__private::measure(Voice::loudness, self)
+        fn importance(&self) -> impl __pooling::Importance + use<> {
+            __pooling::measure(Voice::loudness, self)
         }
     }
 };

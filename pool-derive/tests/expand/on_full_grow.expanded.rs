@@ -5,29 +5,31 @@ It builds every object up front, blank, in one allocation, and hands them out by
 type EnemyPool = ::pooling::Pool<Enemy, ::pooling::Grow<{ MAX_ENEMIES }>>;
 #[doc(hidden)]
 const _: () = {
+    use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!(grow);
     const _: () = ::core::assert!(
         MAX_ENEMIES >= 32,
         "`max` is below `size`: a growing pool starts with `size` slots and grows up to `max`",
     );
     #[automatically_derived]
-    impl ::pooling::__private::Pooled for Enemy {
+    impl __pooling::Pooled for Enemy {
         const SIZE: usize = 32;
         const NAME: &'static str = "EnemyPool";
         type Strategy = ::pooling::Grow<{ MAX_ENEMIES }>;
         #[inline]
-        fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
+        fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {
             Self {
-                health: <u32 as ::pooling::__private::Reset>::blank(),
+                health: <u32 as __pooling::Field<Self>>::blank(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_owned(&mut self.health);
+            <u32 as __pooling::Field<Self>>::reset_if_owned(&mut self.health);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_plain(&mut self.health);
+            <u32 as __pooling::Field<Self>>::reset_if_plain(&mut self.health);
         }
     }
 };

@@ -5,25 +5,27 @@ It builds every object up front, blank, in one allocation, and hands them out by
 type BossPool = ::pooling::Pool<Boss, ::pooling::Panic>;
 #[doc(hidden)]
 const _: () = {
+    use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
-    impl ::pooling::__private::Pooled for Boss {
+    impl __pooling::Pooled for Boss {
         const SIZE: usize = 2;
         const NAME: &'static str = "BossPool";
         type Strategy = ::pooling::Panic;
         #[inline]
-        fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
+        fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {
             Self {
-                health: <u32 as ::pooling::__private::Reset>::blank(),
+                health: <u32 as __pooling::Field<Self>>::blank(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_owned(&mut self.health);
+            <u32 as __pooling::Field<Self>>::reset_if_owned(&mut self.health);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_plain(&mut self.health);
+            <u32 as __pooling::Field<Self>>::reset_if_plain(&mut self.health);
         }
     }
 };

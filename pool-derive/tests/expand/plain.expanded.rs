@@ -5,45 +5,47 @@ It builds every object up front, blank, in one allocation, and hands them out by
 pub type ParticlePool = ::pooling::Pool<Particle, ::pooling::Fail>;
 #[doc(hidden)]
 const _: () = {
+    use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
-    impl ::pooling::__private::Pooled for Particle {
+    impl __pooling::Pooled for Particle {
         const SIZE: usize = 256;
         const NAME: &'static str = "ParticlePool";
         type Strategy = ::pooling::Fail;
         #[inline]
-        fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
+        fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {
             Self {
-                frames_left: <u32 as ::pooling::__private::Reset>::blank(),
-                x: <f64 as ::pooling::__private::Reset>::blank(),
-                y: <f64 as ::pooling::__private::Reset>::blank(),
-                trail: <Vec<(f64, f64)> as ::pooling::__private::Reset>::blank(),
-                emitter: <Option<Rc<Emitter>> as ::pooling::__private::Reset>::blank(),
+                frames_left: <u32 as __pooling::Field<Self>>::blank(),
+                x: <f64 as __pooling::Field<Self>>::blank(),
+                y: <f64 as __pooling::Field<Self>>::blank(),
+                trail: <Vec<(f64, f64)> as __pooling::AllocField<Self>>::blank(),
+                emitter: <Option<Rc<Emitter>> as __pooling::Field<Self>>::blank(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_owned(&mut self.frames_left);
-            <f64 as ::pooling::__private::Reset>::reset_if_owned(&mut self.x);
-            <f64 as ::pooling::__private::Reset>::reset_if_owned(&mut self.y);
+            <u32 as __pooling::Field<Self>>::reset_if_owned(&mut self.frames_left);
+            <f64 as __pooling::Field<Self>>::reset_if_owned(&mut self.x);
+            <f64 as __pooling::Field<Self>>::reset_if_owned(&mut self.y);
             <Vec<
                 (f64, f64),
-            > as ::pooling::__private::Reset>::reset_if_owned(&mut self.trail);
+            > as __pooling::AllocField<Self>>::reset_if_owned(&mut self.trail);
             <Option<
                 Rc<Emitter>,
-            > as ::pooling::__private::Reset>::reset_if_owned(&mut self.emitter);
+            > as __pooling::Field<Self>>::reset_if_owned(&mut self.emitter);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_plain(&mut self.frames_left);
-            <f64 as ::pooling::__private::Reset>::reset_if_plain(&mut self.x);
-            <f64 as ::pooling::__private::Reset>::reset_if_plain(&mut self.y);
+            <u32 as __pooling::Field<Self>>::reset_if_plain(&mut self.frames_left);
+            <f64 as __pooling::Field<Self>>::reset_if_plain(&mut self.x);
+            <f64 as __pooling::Field<Self>>::reset_if_plain(&mut self.y);
             <Vec<
                 (f64, f64),
-            > as ::pooling::__private::Reset>::reset_if_plain(&mut self.trail);
+            > as __pooling::AllocField<Self>>::reset_if_plain(&mut self.trail);
             <Option<
                 Rc<Emitter>,
-            > as ::pooling::__private::Reset>::reset_if_plain(&mut self.emitter);
+            > as __pooling::Field<Self>>::reset_if_plain(&mut self.emitter);
         }
     }
 };

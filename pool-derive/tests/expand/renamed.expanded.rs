@@ -5,29 +5,27 @@ It builds every object up front, blank, in one allocation, and hands them out by
 pub(crate) type Sparks = my_engine::pooling::Pool<Spark, my_engine::pooling::Fail>;
 #[doc(hidden)]
 const _: () = {
+    use my_engine::pooling::__private as __pooling;
     my_engine::pooling::__require_pooling_not_pool_core!();
+    my_engine::pooling::__require_heap!();
     #[automatically_derived]
-    impl my_engine::pooling::__private::Pooled for Spark {
+    impl __pooling::Pooled for Spark {
         const SIZE: usize = 8;
         const NAME: &'static str = "Sparks";
         type Strategy = my_engine::pooling::Fail;
         #[inline]
-        fn blank(_: my_engine::pooling::__private::PoolToken<'_, Self>) -> Self {
+        fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {
             Self {
-                heat: <u32 as my_engine::pooling::__private::Reset>::blank(),
+                heat: <u32 as __pooling::Field<Self>>::blank(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <u32 as my_engine::pooling::__private::Reset>::reset_if_owned(
-                &mut self.heat,
-            );
+            <u32 as __pooling::Field<Self>>::reset_if_owned(&mut self.heat);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <u32 as my_engine::pooling::__private::Reset>::reset_if_plain(
-                &mut self.heat,
-            );
+            <u32 as __pooling::Field<Self>>::reset_if_plain(&mut self.heat);
         }
     }
 };

@@ -5,39 +5,36 @@ It holds its objects inside itself, with no allocation, builds each one blank th
 type VoicePool = ::pooling::Pool<Voice, ::pooling::Evict, ::pooling::Inline<100, 2>>;
 #[doc(hidden)]
 const _: () = {
+    use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
     #[automatically_derived]
-    impl ::pooling::__private::Pooled for Voice {
+    impl __pooling::Pooled for Voice {
         const SIZE: usize = 100;
         const NAME: &'static str = "VoicePool";
         type Strategy = ::pooling::Evict;
         #[inline]
-        fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
+        fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {
             Self {
-                volume: <u32 as ::pooling::__private::Reset>::blank(),
-                samples: <[i16; 32] as ::pooling::__private::Reset>::blank(),
+                volume: <u32 as __pooling::Field<Self>>::blank(),
+                samples: <[i16; 32] as __pooling::Field<Self>>::blank(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_owned(&mut self.volume);
-            <[i16; 32] as ::pooling::__private::Reset>::reset_if_owned(
-                &mut self.samples,
-            );
+            <u32 as __pooling::Field<Self>>::reset_if_owned(&mut self.volume);
+            <[i16; 32] as __pooling::Field<Self>>::reset_if_owned(&mut self.samples);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_plain(&mut self.volume);
-            <[i16; 32] as ::pooling::__private::Reset>::reset_if_plain(
-                &mut self.samples,
-            );
+            <u32 as __pooling::Field<Self>>::reset_if_plain(&mut self.volume);
+            <[i16; 32] as __pooling::Field<Self>>::reset_if_plain(&mut self.samples);
         }
     }
     #[automatically_derived]
-    impl ::pooling::__private::Evictable for Voice {
+    impl __pooling::Evictable for Voice {
         #[inline]
-        fn importance(&self) -> impl ::pooling::__private::Importance + use<> {
-            ::pooling::__private::measure(|v| v.volume, self)
+        fn importance(&self) -> impl __pooling::Importance + use<> {
+            __pooling::measure(|v| v.volume, self)
         }
     }
 };

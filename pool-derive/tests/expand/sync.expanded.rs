@@ -5,28 +5,30 @@ It builds every object up front, blank, in one allocation, and hands them out by
 type JobPool = ::pooling::SyncPool<Job, ::pooling::Fail>;
 #[doc(hidden)]
 const _: () = {
+    use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_sync!();
     #[automatically_derived]
-    impl ::pooling::__private::Pooled for Job {
+    impl __pooling::Pooled for Job {
         const SIZE: usize = 64;
         const NAME: &'static str = "JobPool";
         type Strategy = ::pooling::Fail;
         #[inline]
-        fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
+        fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {
             Self {
-                id: <u64 as ::pooling::__private::Reset>::blank(),
-                payload: <Vec<u8> as ::pooling::__private::Reset>::blank(),
+                id: <u64 as __pooling::Field<Self>>::blank(),
+                payload: <Vec<u8> as __pooling::AllocField<Self>>::blank(),
             }
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <u64 as ::pooling::__private::Reset>::reset_if_owned(&mut self.id);
-            <Vec<u8> as ::pooling::__private::Reset>::reset_if_owned(&mut self.payload);
+            <u64 as __pooling::Field<Self>>::reset_if_owned(&mut self.id);
+            <Vec<u8> as __pooling::AllocField<Self>>::reset_if_owned(&mut self.payload);
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <u64 as ::pooling::__private::Reset>::reset_if_plain(&mut self.id);
-            <Vec<u8> as ::pooling::__private::Reset>::reset_if_plain(&mut self.payload);
+            <u64 as __pooling::Field<Self>>::reset_if_plain(&mut self.id);
+            <Vec<u8> as __pooling::AllocField<Self>>::reset_if_plain(&mut self.payload);
         }
     }
 };

@@ -5,16 +5,18 @@ It builds every object up front, blank, in one allocation, and hands them out by
 type PairPool = ::pooling::Pool<Pair, ::pooling::Fail>;
 #[doc(hidden)]
 const _: () = {
+    use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
+    ::pooling::__require_heap!();
     #[automatically_derived]
-    impl ::pooling::__private::Pooled for Pair {
+    impl __pooling::Pooled for Pair {
         const SIZE: usize = 4;
         const NAME: &'static str = "PairPool";
         type Strategy = ::pooling::Fail;
         #[inline]
-        fn blank(_: ::pooling::__private::PoolToken<'_, Self>) -> Self {
+        fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {
             Self {
-                0: <u32 as ::pooling::__private::Reset>::blank(),
+                0: <u32 as __pooling::Field<Self>>::blank(),
                 1: {
                     let __pooled_value: u8 = 7;
                     __pooled_value
@@ -23,7 +25,7 @@ const _: () = {
         }
         #[inline]
         fn reset_at_release(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_owned(&mut self.0);
+            <u32 as __pooling::Field<Self>>::reset_if_owned(&mut self.0);
             if ::core::mem::needs_drop::<u8>() {
                 self.1 = {
                     let __pooled_value: u8 = 7;
@@ -33,7 +35,7 @@ const _: () = {
         }
         #[inline]
         fn reset_at_reuse(&mut self) {
-            <u32 as ::pooling::__private::Reset>::reset_if_plain(&mut self.0);
+            <u32 as __pooling::Field<Self>>::reset_if_plain(&mut self.0);
             if !::core::mem::needs_drop::<u8>() {
                 self.1 = {
                     let __pooled_value: u8 = 7;

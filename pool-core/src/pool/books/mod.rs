@@ -185,5 +185,6 @@ pub(crate) fn stats(counts: &Counts, capacity: usize, chunks: usize) -> Stats {
         chunks,
         retired,
         waited: 0,
+        waiting: 0,
     }
 }

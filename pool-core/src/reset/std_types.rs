@@ -1,0 +1,87 @@
+//! What only `std` has: the hash collections and `OsString` and `PathBuf`, cleared keeping
+//! their capacity; `Mutex` and `RwLock`, reset through `&mut` with their poison cleared;
+//! `OnceLock`, emptied; `io::Cursor`, rewound.
+
+use super::Reset;
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsString;
+use std::io::Cursor;
+use std::path::PathBuf;
+use std::sync::{Mutex, OnceLock, PoisonError, RwLock};
+
+#[diagnostic::do_not_recommend]
+impl<K, V, S: Default> Reset for HashMap<K, V, S> {
+    #[inline]
+    fn reset(&mut self) {
+        self.clear();
+    }
+
+    #[inline]
+    fn blank() -> Self {
+        Self::with_hasher(S::default())
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<T, S: Default> Reset for HashSet<T, S> {
+    #[inline]
+    fn reset(&mut self) {
+        self.clear();
+    }
+
+    #[inline]
+    fn blank() -> Self {
+        Self::with_hasher(S::default())
+    }
+}
+
+reset_by_clear! { OsString<>, PathBuf<> }
+
+// A panic while the lock was held poisoned it; the reset makes its value blank whatever the
+// panic left, so the next user of the slot starts from a lock that is not poisoned.
+macro_rules! reset_lock {
+    ($($lock:ident),+) => {$(
+        #[diagnostic::do_not_recommend]
+        impl<T: Reset> Reset for $lock<T> {
+            #[inline]
+            fn reset(&mut self) {
+                self.get_mut().unwrap_or_else(PoisonError::into_inner).reset();
+                self.clear_poison();
+            }
+
+            #[inline]
+            fn blank() -> Self {
+                $lock::new(T::blank())
+            }
+        }
+    )+};
+}
+
+reset_lock!(Mutex, RwLock);
+
+#[diagnostic::do_not_recommend]
+impl<T> Reset for OnceLock<T> {
+    #[inline]
+    fn reset(&mut self) {
+        self.take();
+    }
+
+    #[inline]
+    fn blank() -> Self {
+        OnceLock::new()
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Reset> Reset for Cursor<T> {
+    #[inline]
+    fn reset(&mut self) {
+        self.get_mut().reset();
+        self.set_position(0);
+    }
+
+    #[inline]
+    fn blank() -> Self {
+        Cursor::new(T::blank())
+    }
+}
