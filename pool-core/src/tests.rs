@@ -608,6 +608,42 @@ fn a_reset_that_panics_in_a_lease_drop_retires_the_slot() {
     assert!(pool.create(|_| {}).is_err());
 }
 
+/// Found by the fuzzer: an inline pool drew its versions' offset when its first slot was built,
+/// inside a lender made before, which counted retirement from the offset of before; a lease
+/// whose reset panicked then retired its slot at a version that meant nothing, and the slot was
+/// lost (neither free nor retired).
+#[test]
+fn a_lease_that_retires_the_first_slot_of_an_inline_pool_retires_it_at_its_offset() {
+    extern crate std;
+    struct Brittle(u32);
+
+    impl Pooled for Brittle {
+        const SIZE: usize = 2;
+        type Strategy = Fail;
+
+        fn blank(_: PoolToken<'_, Self>) -> Self {
+            Brittle(0)
+        }
+
+        fn reset_at_release(&mut self) {
+            assert_ne!(self.0, 13, "unlucky reset");
+        }
+
+        fn reset_at_reuse(&mut self) {}
+    }
+
+    // Another pool draws an offset first, so that this one's is not the first, 0.
+    drop(Pool::<Probe>::with_capacity(1));
+    let mut pool = Pool::<Brittle, Fail, crate::Inline<2, 1>>::new();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        drop(pool.lender().acquire(|b| b.0 = 13));
+    }));
+    assert!(outcome.is_err());
+    pool.check_consistency().unwrap();
+    assert_eq!((pool.stats().retired, pool.stats().free), (1, 1));
+    assert_eq!(pool.create(|b| b.0 = 1).map(|h| h.index()), Ok(1));
+}
+
 #[test]
 fn a_released_slot_is_not_iterated_and_a_lease_in_it_only_once_kept() {
     let mut pool = Pool::<Probe>::with_capacity(2);

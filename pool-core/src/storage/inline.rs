@@ -221,6 +221,11 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
     }
 
     fn view(&mut self) -> InlineView<'_, T, N> {
+        // Drawn now if no slot is built yet: the lender counts retirement from it, and builds
+        // the first slot at it.
+        if self.built == 0 {
+            self.offset = offset::next();
+        }
         let chunk = ChunkView::new_partly_built(
             0,
             &mut self.objects,
@@ -229,7 +234,7 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
         );
         InlineView {
             chunk: [Cell::new(Some(chunk))],
-            offset: Cell::from_mut(&mut self.offset),
+            offset: self.offset,
         }
     }
 
@@ -271,7 +276,8 @@ impl<T, const N: usize, const W: usize> Drop for InlineSlots<T, N, W> {
 /// What a lender sees of an inline pool's slots.
 pub struct InlineView<'a, T, const N: usize> {
     chunk: [Cell<Option<ChunkView<'a, T>>>; 1],
-    offset: &'a Cell<u32>,
+    /// Where the versions count from: drawn before the view was made.
+    offset: u32,
 }
 
 impl<'a, T, const N: usize> SlotsView<'a, T> for InlineView<'a, T, N> {
@@ -291,6 +297,11 @@ impl<'a, T, const N: usize> SlotsView<'a, T> for InlineView<'a, T, N> {
         N
     }
 
+    #[inline]
+    fn retired_at(&self) -> u32 {
+        limits::retired_at(self.offset)
+    }
+
     #[cold]
     fn build_next(&self, blank: impl FnOnce() -> T) -> Option<(ChunkView<'a, T>, usize, usize)> {
         let chunk = self.chunk[0].get()?;
@@ -299,16 +310,13 @@ impl<'a, T, const N: usize> SlotsView<'a, T> for InlineView<'a, T, N> {
             return None;
         }
         let object = blank();
-        if index == 0 {
-            self.offset.set(offset::next());
-        }
         // SAFETY: `index` is the first slot not built, below `N`: its object is uninitialised,
         // so nothing is overwritten unread, and no reference reaches it (a view reaches built
         // slots only).
         unsafe { chunk.room(index).write(object) };
         chunk.set_built(index + 1);
         let place = chunk.place(index).expect("just built");
-        place.start(self.offset.get().wrapping_add(FIRST_VERSION));
+        place.start(self.offset.wrapping_add(FIRST_VERSION));
         Some((chunk, index, 1))
     }
 

@@ -201,6 +201,9 @@ pub trait SlotsView<'a, T> {
     /// Slots the pool holds, built or to be built.
     fn capacity(&self) -> usize;
 
+    /// The version of a retired slot.
+    fn retired_at(&self) -> u32;
+
     /// [`Slots::build_next`](super::Slots::build_next), through the view: the chunk, and the
     /// local index and number of the slots built, linked in order, the last to `NIL`. The
     /// caller keeps `blank` from reaching the view again.

@@ -60,9 +60,11 @@ pub(crate) struct BooksView<'a, T: 'a, B: Storage + 'a> {
 impl<T: Pooled, B: Storage> Books<T, B> {
     /// The books as a lender sees them.
     pub(crate) fn view(&mut self) -> BooksView<'_, T, B> {
-        let retired_at = self.slots.retired_at();
+        // From the view: storage that builds on first use draws its offset as the view is made.
+        let slots = self.slots.view();
+        let retired_at = slots.retired_at();
         BooksView {
-            slots: self.slots.view(),
+            slots,
             ledger: Ledger {
                 free: Cell::from_mut(&mut self.free),
                 counts: Cell::from_mut(&mut self.counts),

@@ -90,6 +90,11 @@ impl<'a, T> SlotsView<'a, T> for HeapView<'a, T> {
     }
 
     #[inline]
+    fn retired_at(&self) -> u32 {
+        crate::limits::retired_at(self.offset)
+    }
+
+    #[inline]
     fn build_next(&self, _: impl FnOnce() -> T) -> Option<(ChunkView<'a, T>, usize, usize)> {
         None
     }
