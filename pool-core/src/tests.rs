@@ -641,7 +641,7 @@ fn a_lease_that_retires_the_first_slot_of_an_inline_pool_retires_it_at_its_offse
     assert!(outcome.is_err());
     pool.check_consistency().unwrap();
     assert_eq!((pool.stats().retired, pool.stats().free), (1, 1));
-    assert_eq!(pool.create(|b| b.0 = 1).map(|h| h.index()), Ok(1));
+    assert_eq!(pool.create(|b| b.0 = 1).map(crate::Handle::index), Ok(1));
 }
 
 #[test]
