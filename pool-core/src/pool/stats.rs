@@ -54,8 +54,9 @@ pub struct Stats {
     /// Blocks of slots allocated now: 1, plus the chunks a growing pool added and has not given
     /// back.
     pub chunks: usize,
-    /// Slots taken out of use because their versions ran out (after 2³¹ objects each), so that
-    /// no old handle can ever match a new object.
+    /// Slots taken out of use: because their versions ran out (after 2³¹ objects each), so that
+    /// no old handle can ever match a new object, or because a lease's reset panicked, so that
+    /// no half-reset object is handed out again.
     pub retired: usize,
     /// Acquisitions that had to wait for a free slot (`SyncPool::acquire_async` and its kin,
     /// with the `async` feature), counted when they start waiting, once each however often
