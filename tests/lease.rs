@@ -356,3 +356,41 @@ fn a_grown_chunk_holding_only_forgotten_leases_is_never_freed() {
     assert_eq!(pool.iter().count(), 0);
     assert_books(&mut pool, 2);
 }
+
+fn refuse_thirteen(volume: &mut u32) {
+    assert_ne!(*volume, 13, "a reset that fails");
+    *volume = 0;
+}
+
+#[derive(Pooled)]
+#[pool(size = 1, on_full = evict, evict_by = Chime::volume)]
+struct Chime {
+    #[pool(reset_with = refuse_thirteen)]
+    volume: u32,
+}
+
+impl Chime {
+    fn volume(&self) -> u32 {
+        self.volume
+    }
+}
+
+/// Found by the model checker: a lease whose reset panics retires its slot, so an evicting pool
+/// can be full with nothing to evict; its `create` then panics as documented, and changes nothing.
+#[test]
+fn an_evicting_pool_whose_slots_all_retired_panics_on_create_and_stays_whole() {
+    let mut chimes = ChimePool::new();
+    let dropped = catch_unwind(AssertUnwindSafe(|| {
+        drop(chimes.lender().acquire(|c| c.volume = 13));
+    }));
+    assert!(dropped.is_err());
+    assert_eq!(chimes.stats().retired, 1);
+    assert!(chimes.is_full() && chimes.victim().is_none());
+    let Err(panic) = catch_unwind(AssertUnwindSafe(|| chimes.create(|c| c.volume = 1))) else {
+        panic!("an evicting create with nothing to evict returned a handle");
+    };
+    let message = panic.downcast_ref::<String>().unwrap();
+    assert!(message.contains("cannot evict"), "{message}");
+    chimes.check_consistency().unwrap();
+    assert_eq!((chimes.len(), chimes.stats().created), (0, 1));
+}

@@ -281,7 +281,7 @@ pub(crate) fn rank<O: Object>(object: &O) -> TotalOrder<f64> {
 pub(crate) enum Created<T> {
     Live(Handle<T>),
     Full,
-    /// It panicked because the pool was full (`on_full = panic`).
+    /// It panicked because the pool was full (`on_full = panic`), or had nothing to evict.
     Panicked,
 }
 
@@ -342,8 +342,17 @@ impl<T: Object, B: Storage> Strategy<T, B> for Panic {
 }
 
 impl<T: Object + Evictable, B: Storage> Strategy<T, B> for Evict {
+    /// A full pool with no live object (its slots all lent or retired: a lease whose reset
+    /// panicked retires its slot) has nothing to evict, and `create` panics, as documented.
     fn create(pool: &mut Pool<T, Self, B>, id: u64, held: &Rc<()>) -> Created<T> {
-        Created::Live(pool.create(|o| o.fill(id, held)))
+        if !pool.is_full() || pool.victim().is_some() {
+            return Created::Live(pool.create(|o| o.fill(id, held)));
+        }
+        let panic = catch_unwind(AssertUnwindSafe(|| pool.create(|o| o.fill(id, held))))
+            .expect_err("an evicting create with nothing to evict returned");
+        let message = panic.downcast_ref::<String>().map_or("", String::as_str);
+        assert!(message.contains("cannot evict"), "{message}");
+        Created::Panicked
     }
 
     fn acquire<'a>(
