@@ -5,8 +5,8 @@
 
 pub use pool_core::{
     Evict, Evictable, Fail, Grow, Handle, Heap, Importance, Inline, Iter, IterMut, Lease, Lender,
-    LenderIter, LenderValues, Panic, Pool, PoolFull, PoolToken, Pooled, Reset, StaleHandle, Stats,
-    Storage, TotalOrder, Values, ValuesMut,
+    LenderIter, LenderValues, Panic, Pool, PoolFull, PoolToken, Pooled, Reset, Runs, RunsMut,
+    StaleHandle, Stats, Storage, TotalOrder, Values, ValuesMut,
 };
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]
 pub use pool_core::{OwnedSyncLease, SyncGuard, SyncIter, SyncLease, SyncPool};

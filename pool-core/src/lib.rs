@@ -67,6 +67,7 @@ pub use crate::pool::lease::Lease;
 pub use crate::pool::lender::{Lender, LenderIter, LenderValues};
 #[cfg(feature = "rayon")]
 pub use crate::pool::par::{ParIter, ParIterMut, ParValues, ParValuesMut};
+pub use crate::pool::runs::{Runs, RunsMut};
 pub use crate::pool::stats::Stats;
 pub use crate::pooled::{Evictable, PoolToken, Pooled};
 pub use crate::reset::Reset;

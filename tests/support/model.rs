@@ -590,6 +590,8 @@ where
         if step % CONSISTENCY_EVERY == 0 || step + 1 == ops.len() {
             pool.check_consistency()
                 .unwrap_or_else(|problem| panic!("after step {step} ({op:?}): {problem}"));
+            check_walks(&mut pool, step)
+                .unwrap_or_else(|problem| panic!("after step {step} ({op:?}): {problem}"));
         }
     }
     drop(pool);
@@ -883,6 +885,87 @@ fn check<T: Object, S, B: Storage>(pool: &Pool<T, S, B>, model: &Model<T>) -> Re
             "{} references held by {live} live objects",
             Rc::strong_count(&model.held) - 1
         ));
+    }
+    Ok(())
+}
+
+/// Every way of walking the live objects agrees with `next()`, one at a time: `fold` (by runs
+/// of consecutive live slots) from the start and after `skip` steps of `next()`, shared and
+/// mutable, with and without handles; and `runs()`/`runs_mut()` hold the same objects in
+/// order, each run's slots consecutive, no two runs adjacent in a pool of one chunk.
+fn check_walks<T: Object, S, B: Storage>(
+    pool: &mut Pool<T, S, B>,
+    step: usize,
+) -> Result<(), String> {
+    let mut one_by_one = Vec::new();
+    let mut iter = pool.iter();
+    while let Some((handle, object)) = iter.next() {
+        one_by_one.push((handle, object.id()));
+    }
+    let ids: Vec<u64> = one_by_one.iter().map(|&(_, id)| id).collect();
+    let skip = step % (one_by_one.len() + 1);
+    let mut folded = Vec::new();
+    let mut iter = pool.iter();
+    iter.by_ref()
+        .take(skip)
+        .for_each(|(h, o)| folded.push((h, o.id())));
+    iter.for_each(|(h, o)| folded.push((h, o.id())));
+    if folded != one_by_one {
+        return Err(format!(
+            "iter().for_each after {skip} {folded:?}, next() {one_by_one:?}"
+        ));
+    }
+    let mut folded = Vec::new();
+    let mut iter = pool.iter_mut();
+    for _ in 0..skip {
+        let (h, o) = iter.next().expect("as many as iter()");
+        folded.push((h, o.id()));
+    }
+    iter.for_each(|(h, o)| folded.push((h, o.id())));
+    if folded != one_by_one {
+        return Err(format!("iter_mut().for_each after {skip} {folded:?}"));
+    }
+    let values: Vec<u64> = pool.values().fold(Vec::new(), |mut v, o| {
+        v.push(o.id());
+        v
+    });
+    let mut values_mut = Vec::new();
+    let mut walk = pool.values_mut();
+    walk.by_ref()
+        .take(skip)
+        .for_each(|o| values_mut.push(o.id()));
+    walk.for_each(|o| values_mut.push(o.id()));
+    if values != ids || values_mut != ids {
+        return Err(format!(
+            "values() {values:?}, values_mut() {values_mut:?}, next() {ids:?}"
+        ));
+    }
+    let runs: Vec<Vec<u64>> = pool
+        .runs()
+        .map(|run| run.iter().map(T::id).collect())
+        .collect();
+    let runs_mut: Vec<Vec<u64>> = (pool.runs_mut())
+        .map(|run| run.iter().map(T::id).collect())
+        .collect();
+    if runs != runs_mut || runs.concat() != ids || runs.iter().any(Vec::is_empty) {
+        return Err(format!(
+            "runs {runs:?}, runs_mut {runs_mut:?}, next() {ids:?}"
+        ));
+    }
+    let mut at = 0;
+    let mut last_end = None;
+    for run in &runs {
+        let indices: Vec<usize> = (one_by_one[at..at + run.len()].iter())
+            .map(|(h, _)| h.index())
+            .collect();
+        if indices.windows(2).any(|pair| pair[1] != pair[0] + 1) {
+            return Err(format!("a run over slots {indices:?}"));
+        }
+        if pool.stats().chunks == 1 && last_end == Some(indices[0]) {
+            return Err(format!("a run from slot {} is not the longest", indices[0]));
+        }
+        last_end = Some(indices[indices.len() - 1] + 1);
+        at += run.len();
     }
     Ok(())
 }

@@ -74,6 +74,33 @@ impl<'a, T> Walk<'a, T> {
     }
 }
 
+impl<'a, T> Walk<'a, T> {
+    /// Folds the live slots not yet passed, a run of consecutive live slots at a time: `f`
+    /// gets each run's objects and words as slices, so that its loop is a slice's.
+    #[inline]
+    pub(crate) fn fold_runs<B>(
+        mut self,
+        mut acc: B,
+        mut f: impl FnMut(B, &'a [T], &'a [u64]) -> B,
+    ) -> B {
+        loop {
+            while let Some((start, len)) = self.bits.next_run() {
+                // A chunk's bits cover its own slots: the run is in bounds.
+                let (Some(run), Some(words)) = (
+                    self.objects.get(start..start + len),
+                    self.words.get(start..start + len),
+                ) else {
+                    return acc;
+                };
+                acc = f(acc, run, words);
+            }
+            if self.next_chunk().is_none() {
+                return acc;
+            }
+        }
+    }
+}
+
 impl<T> Clone for Walk<'_, T> {
     fn clone(&self) -> Self {
         Self {
@@ -197,21 +224,49 @@ impl<'a, T> Iterator for WalkMut<'a, T> {
         }
     }
 
-    /// A whole word's objects in one loop, as a slice's.
+    /// Every run of consecutive live slots in one loop, as a slice's.
     #[inline]
-    fn fold<B, F: FnMut(B, Self::Item) -> B>(mut self, mut acc: B, mut f: F) -> B {
+    fn fold<B, F: FnMut(B, Self::Item) -> B>(self, acc: B, mut f: F) -> B {
+        self.fold_runs(acc, |acc, run, words| {
+            run.iter_mut()
+                .zip(words)
+                .fold(acc, |acc, (object, word)| f(acc, (word, object)))
+        })
+    }
+}
+
+impl<'a, T> WalkMut<'a, T> {
+    /// Folds the live slots not yet passed, a run of consecutive live slots at a time: `f`
+    /// gets each run's objects and words as slices, so that its loop is a slice's.
+    #[inline]
+    pub(crate) fn fold_runs<B>(
+        mut self,
+        mut acc: B,
+        mut f: impl FnMut(B, &'a mut [T], &'a [u64]) -> B,
+    ) -> B {
+        let group = mem::take(&mut self.group).into_slice();
+        if let Some(words) = self
+            .words
+            .get(self.group_start..self.group_start + group.len())
+        {
+            acc = f(acc, group, words);
+        }
         loop {
-            let start = self.group_start;
-            for (k, object) in mem::take(&mut self.group).enumerate() {
-                acc = f(acc, (self.word(start + k), object));
-            }
-            while self.bits.in_word() {
-                let Some((local, object)) = self.next_in_word() else {
+            while let Some((start, len)) = self.bits.next_run() {
+                let objects = mem::take(&mut self.objects);
+                let Some((run, rest)) = (objects.get_mut(start - self.start..))
+                    .and_then(|objects| objects.split_at_mut_checked(len))
+                else {
                     return acc;
                 };
-                acc = f(acc, (self.word(local), object));
+                let Some(words) = self.words.get(start..start + len) else {
+                    return acc;
+                };
+                self.objects = rest;
+                self.start = start + len;
+                acc = f(acc, run, words);
             }
-            if self.next_word().is_none() {
+            if self.next_chunk().is_none() {
                 return acc;
             }
         }
@@ -253,9 +308,20 @@ impl<'a, T> Iterator for Iter<'a, T> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.remaining, Some(self.remaining))
     }
+
+    /// Each run of consecutive live slots in one loop, as a slice's.
+    #[inline]
+    fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
+        self.walk.fold_runs(init, |acc, run, words| {
+            run.iter().zip(words).fold(acc, |acc, (object, &word)| {
+                f(acc, (Handle::from_live_word(word), object))
+            })
+        })
+    }
 }
 
 impl<T> ExactSizeIterator for Iter<'_, T> {}
+
 impl<T> FusedIterator for Iter<'_, T> {}
 
 impl<T> Clone for Iter<'_, T> {
@@ -302,8 +368,10 @@ impl<'a, T> Iterator for IterMut<'a, T> {
 
     #[inline]
     fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
-        (self.walk).fold(init, |acc, (&word, object)| {
-            f(acc, (Handle::from_live_word(word), object))
+        self.walk.fold_runs(init, |acc, run, words| {
+            run.iter_mut().zip(words).fold(acc, |acc, (object, &word)| {
+                f(acc, (Handle::from_live_word(word), object))
+            })
         })
     }
 }
@@ -331,6 +399,12 @@ impl<'a, T> Iterator for Values<'a, T> {
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         self.0.size_hint()
+    }
+
+    /// Each run of consecutive live slots in one loop, as a slice's.
+    #[inline]
+    fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
+        (self.0.walk).fold_runs(init, |acc, run, _| run.iter().fold(acc, &mut f))
     }
 }
 
@@ -366,9 +440,10 @@ impl<'a, T> Iterator for ValuesMut<'a, T> {
         self.0.size_hint()
     }
 
+    /// Each run of consecutive live slots in one loop, as a slice's.
     #[inline]
     fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
-        (self.0.walk).fold(init, |acc, (_, object)| f(acc, object))
+        (self.0.walk).fold_runs(init, |acc, run, _| run.iter_mut().fold(acc, &mut f))
     }
 }
 

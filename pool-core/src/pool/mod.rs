@@ -11,6 +11,7 @@ pub(crate) mod lease;
 pub(crate) mod lender;
 #[cfg(feature = "rayon")]
 pub(crate) mod par;
+pub(crate) mod runs;
 mod scan;
 #[cfg(feature = "serde")]
 mod serde;

@@ -2,6 +2,7 @@
 
 use super::Pool;
 use crate::pool::iter::{Iter, IterMut, Values, ValuesMut};
+use crate::pool::runs::{Runs, RunsMut};
 use crate::storage::Storage;
 use crate::{Handle, Importance, Pooled};
 
@@ -102,6 +103,63 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     #[inline]
     pub fn values_mut(&mut self) -> ValuesMut<'_, T> {
         ValuesMut::new(self.iter_mut())
+    }
+
+    /// The live objects as slices of consecutive live slots, in slot order: a full pool is one
+    /// slice per chunk (one, for a pool that never grew), and a pool with holes one slice per
+    /// stretch between them. A loop over a slice is one the compiler vectorizes across
+    /// objects, as it does a `Vec`'s; [`runs_mut`](Pool::runs_mut) is the one for updates.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 8)]
+    /// # struct Particle { x: f32 }
+    /// let mut pool = ParticlePool::new();
+    /// let handles: Vec<_> = (0..6).map(|i| pool.create(|p| p.x = i as f32).unwrap()).collect();
+    /// pool.release(handles[2])?;
+    /// let runs: Vec<Vec<f32>> = pool.runs().map(|run| run.iter().map(|p| p.x).collect()).collect();
+    /// assert_eq!(runs, [vec![0.0, 1.0], vec![3.0, 4.0, 5.0]]);
+    /// # Ok::<(), pooling::StaleHandle>(())
+    /// ```
+    #[inline]
+    pub fn runs(&self) -> Runs<'_, T> {
+        Runs::new(self.books().chunks())
+    }
+
+    /// The live objects as mutable slices of consecutive live slots, in slot order: the
+    /// kernel of a particle system's update, written for one slice, runs over the whole pool
+    /// as fast as over a `Vec` when the pool is full, with no bit looked at inside a run.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// #[derive(Pooled)]
+    /// #[pool(size = 1024)]
+    /// struct Spring {
+    ///     x: f32, y: f32, vx: f32, vy: f32, ox: f32, oy: f32, scale: f32, age: f32,
+    /// }
+    ///
+    /// /// `v += (o - x) * k; x += v * dt; scale = 1 / (1 + |v|)`, over one run.
+    /// fn spring(run: &mut [Spring], k: f32, dt: f32) {
+    ///     for s in run {
+    ///         s.vx += (s.ox - s.x) * k;
+    ///         s.vy += (s.oy - s.y) * k;
+    ///         s.x += s.vx * dt;
+    ///         s.y += s.vy * dt;
+    ///         s.scale = 1.0 / (1.0 + (s.vx * s.vx + s.vy * s.vy).sqrt());
+    ///     }
+    /// }
+    ///
+    /// let mut pool = SpringPool::new();
+    /// while pool.try_create(|s| s.ox = 1.0).is_ok() {}
+    /// for run in pool.runs_mut() {
+    ///     spring(run, 0.5, 0.1);
+    /// }
+    /// assert!(pool.values().all(|s| s.x == 0.05 && s.vx == 0.5));
+    /// ```
+    #[inline]
+    pub fn runs_mut(&mut self) -> RunsMut<'_, T> {
+        RunsMut::new(self.books_mut().chunks_mut())
     }
 
     /// Calls `keep` on every live object, and releases (resets and frees) each one for which it

@@ -40,8 +40,8 @@ pub(crate) const fn is_live(word: u64) -> bool {
     version(word) & 1 == 1
 }
 
-/// Links the word of a slot that is not live to `next` on the free list: for a chain of free
-/// slots held by their words alone (`par_retain`'s parts), as [`Place::link`] does.
+/// Links the word of a slot that is not live to `next` on a chain of freed slots held by their
+/// words alone (`par_retain`'s parts), as [`Place::chain`] does.
 #[cfg(feature = "rayon")]
 #[inline]
 pub(crate) fn link_word(slot: &mut u64, next: u32) {
@@ -119,17 +119,20 @@ impl<'a> Place<'a> {
         Handle::next_at(index, self.version())
     }
 
-    /// The next slot of the free list, for a slot on it.
+    /// Links the slot, just freed by a part of `par_retain`, to `next` on the part's chain of
+    /// freed slots, which the pool puts on its free list when every part is done.
+    #[cfg(feature = "rayon")]
     #[inline]
-    pub(crate) fn next_free(&self) -> u32 {
-        self.halves()[LOW].get()
-    }
-
-    /// Links the slot, which is not live, to `next` on the free list.
-    #[inline]
-    pub(crate) fn link(&self, next: u32) {
+    pub(crate) fn chain(&self, next: u32) {
         debug_assert!(!self.is_live());
         self.halves()[LOW].set(next);
+    }
+
+    /// Marks the slot, lent, not lent any more: it goes back on the free list.
+    #[inline]
+    pub(crate) fn unlend(&self) {
+        debug_assert!(!self.is_live());
+        self.halves()[LOW].set(crate::slot::NIL);
     }
 
     /// Makes the slot, not live, live with `handle`, the one
@@ -157,7 +160,8 @@ impl<'a> Place<'a> {
     /// the lease gives it back or makes it live.
     #[inline]
     pub(crate) fn lend(&self) {
-        self.link(crate::slot::LENT);
+        debug_assert!(!self.is_live());
+        self.halves()[LOW].set(crate::slot::LENT);
     }
 
     /// Gives a slot just built its first word: not live, at `version`, linked to `NIL`.

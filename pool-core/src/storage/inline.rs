@@ -5,6 +5,7 @@ use super::view::{ChunkView, SlotsView};
 use crate::limits::{self, FIRST_VERSION};
 use crate::slot::NIL;
 use crate::slot::occupancy::{self};
+use crate::slot::free_list::InlineStack;
 use crate::slot::offset;
 use crate::slot::state;
 use core::cell::Cell;
@@ -120,6 +121,7 @@ impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
 }
 
 impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
+    type Free = InlineStack<N>;
     type View<'a>
         = InlineView<'a, T, N>
     where

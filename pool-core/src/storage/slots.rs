@@ -4,6 +4,7 @@
 use super::part::{Part, PartMut};
 use super::slot_ref::SlotMut;
 use super::view::SlotsView;
+use crate::slot::free_list::FreeStack;
 use core::iter::{Chain, Once};
 
 /// What the pool asks of its slots, whatever keeps them. Only this crate implements it.
@@ -21,6 +22,9 @@ pub trait Slots<T>: Sized {
     where
         Self: 'a,
         T: 'a;
+
+    /// Where the pool keeps its free list.
+    type Free: FreeStack + Clone;
 
     /// The version of a retired slot (see `RETIRED_VERSION`).
     fn retired_at(&self) -> u32;
@@ -67,12 +71,12 @@ pub trait Slots<T>: Sized {
     fn parts_mut(&mut self) -> (PartMut<'_, T>, RestMut<'_, T>);
 
     /// Builds one more blank slot, for storage that builds slots on first use, and returns its
-    /// index; its word links it to `NIL`. `None` when every slot is built (always, for storage
+    /// index; it is on no list. `None` when every slot is built (always, for storage
     /// built up front). If `blank` panics, nothing changed.
     fn build_next(&mut self, blank: impl FnOnce() -> T) -> Option<usize>;
 
     /// Adds a chunk of blank slots, for storage that grows, while the pool holds fewer than
-    /// `limit`: its first index and length, its slots linked in order, the last to `NIL`. `None`
+    /// `limit`: its first index and length, its slots on no list. `None`
     /// when it cannot grow. If `blank` panics, nothing changed but the table of positions.
     fn grow(&mut self, limit: usize, blank: impl FnMut() -> T) -> Option<(usize, usize)>;
 

@@ -205,8 +205,8 @@ pub trait SlotsView<'a, T> {
     fn retired_at(&self) -> u32;
 
     /// [`Slots::build_next`](super::Slots::build_next), through the view: the chunk, and the
-    /// local index and number of the slots built, linked in order, the last to `NIL`. The
-    /// caller keeps `blank` from reaching the view again.
+    /// local index and number of the slots built. The caller keeps `blank` from reaching the
+    /// view again.
     fn build_next(&self, blank: impl FnOnce() -> T) -> Option<(ChunkView<'a, T>, usize, usize)>;
 
     /// [`Slots::grow`](super::Slots::grow), through the view, as `build_next` returns. The

@@ -4,7 +4,7 @@
 use super::Books;
 use crate::Pooled;
 use crate::limits::RETIRED_VERSION;
-use crate::slot::NIL;
+use crate::slot::free_list::FreeStack;
 use crate::slot::state;
 use crate::slot::word;
 use crate::storage::{Slots, Storage};
@@ -54,17 +54,15 @@ impl<T: Pooled, B: Storage> Books<T, B> {
             ));
         }
         let mut on_list = BTreeSet::new();
-        let mut index = self.free;
-        while index != NIL {
+        for &index in self.free.entries() {
             let word = (self.slots.word(index as usize))
                 .ok_or_else(|| format!("free-list entry {index} past the pool's slots"))?;
             if state::is_live(word) || state::is_lent(word) || state::version(word) == retired_at {
                 return Err(format!("free-list entry {index} live, lent or retired"));
             }
             if !on_list.insert(index) {
-                return Err(format!("free-list entry {index} twice (a cycle)"));
+                return Err(format!("free-list entry {index} twice"));
             }
-            index = word::low(word);
         }
         if live + lent + retired + on_list.len() != built {
             return Err(format!(

@@ -1,8 +1,7 @@
 use super::Books;
 use crate::Pooled;
 use crate::pooled::blank;
-use crate::slot::NIL;
-use crate::slot::free_list::free_indices;
+use crate::slot::free_list::FreeStack;
 use crate::slot::state;
 use crate::storage::{Slots, Storage};
 
@@ -18,7 +17,7 @@ impl<T: Pooled + Clone, B: Storage> Books<T, B> {
         );
         let mut copy = Self {
             slots,
-            free: self.free,
+            free: self.free.clone(),
             counts: (self.counts).for_copy(self.counts.live(), self.counts.retired()),
         };
         if self.counts.leased() > 0 {
@@ -27,22 +26,23 @@ impl<T: Pooled + Clone, B: Storage> Books<T, B> {
         copy
     }
 
-    /// Puts the lent slots at the end of the free list, in index order.
+    /// Puts the lent slots at the bottom of the free list, to be taken last, in index order.
     fn free_lent(&mut self) {
-        let word = |index| self.slots.word(index).expect("built");
-        let mut tail = free_indices(self.free, word).last();
-        for index in 0..self.slots.built() {
-            if !state::is_lent(self.slots.word(index).expect("built")) {
-                continue;
+        let lent = |slots: &B::Slots<T>, index| state::is_lent(slots.word(index).expect("built"));
+        let built = self.slots.built();
+        let count = (0..built).filter(|&index| lent(&self.slots, index)).count();
+        let (entries, len) = self.free.entries_mut();
+        entries.copy_within(0..*len, count);
+        *len += count;
+        let mut under = count;
+        for index in 0..built {
+            if lent(&self.slots, index) {
+                under -= 1;
+                #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+                let entry = index as u32;
+                entries[under] = entry;
+                self.slots.slot_mut(index).expect("built").place.unlend();
             }
-            let place = self.slots.slot_mut(index).expect("built").place;
-            place.link(NIL);
-            #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
-            match tail {
-                Some(tail) => (self.slots.slot_mut(tail).expect("built").place).link(index as u32),
-                None => self.free = index as u32,
-            }
-            tail = Some(index);
         }
     }
 }

@@ -1,14 +1,13 @@
 //! The books changed through `&mut`: creating, releasing, retaining, growing and shrinking.
 
-use super::Books;
 use super::counts::Counts;
+use super::{Books, Free};
 use crate::pooled::blank;
 use crate::slot::NIL;
-use crate::slot::free_list::FreeList;
+use crate::slot::free_list::FreeStack;
 use crate::storage::slot_ref::SlotMut;
 use crate::storage::{Slots, Storage};
 use crate::{Handle, Pooled, StaleHandle};
-use core::cell::Cell;
 use scopeguard::ScopeGuard;
 
 impl<T: Pooled, B: Storage> Books<T, B> {
@@ -17,7 +16,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     /// when no slot is free.
     #[inline]
     pub(crate) fn create(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Option<Handle<T>> {
-        let head = self.free as usize;
+        let head = self.free.top() as usize;
         // One call of `init` for both paths, so that what it captures stays in registers: the
         // out-of-line path finds the slot and does not take `init`.
         let slot = match self.slots.first_slot_mut(head) {
@@ -30,7 +29,8 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     /// Whether a slot is on the free list, building one first for storage that builds slots on
     /// first use.
     pub(crate) fn has_free_slot(&mut self) -> bool {
-        self.free != NIL || Self::free_slot_past_first(&mut self.slots, &mut self.free).is_some()
+        self.free.top() != NIL
+            || Self::free_slot_past_first(&mut self.slots, &mut self.free).is_some()
     }
 
     /// The slot at the head of the free list when it is not one of the first slots, or there is
@@ -40,14 +40,12 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     #[inline(never)]
     fn free_slot_past_first<'s>(
         slots: &'s mut B::Slots<T>,
-        free: &mut u32,
+        free: &mut Free<T, B>,
     ) -> Option<(usize, SlotMut<'s, T>)> {
-        if *free == NIL {
-            let index = slots.build_next(blank::<T>)?;
-            let place = slots.slot_mut(index).expect("just built").place;
-            FreeList::new(Cell::from_mut(free)).push(index, &place);
+        if free.top() == NIL {
+            free.push(slots.build_next(blank::<T>)?);
         }
-        let head = *free as usize;
+        let head = free.top() as usize;
         Some((
             head,
             slots
@@ -61,7 +59,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     #[inline]
     fn fill(
         (index, slot): (usize, SlotMut<'_, T>),
-        free: &mut u32,
+        free: &mut Free<T, B>,
         counts: &mut Counts,
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Handle<T> {
@@ -74,7 +72,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         let mut object = scopeguard::guard(object, T::reset_at_release);
         init(handle, &mut object);
         ScopeGuard::into_inner(object);
-        FreeList::new(Cell::from_mut(free)).pop(&place);
+        free.pop();
         place.fill(handle);
         counts.create();
         handle
@@ -129,17 +127,16 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         slot: &mut SlotMut<'_, T>,
         index: usize,
         retired_at: u32,
-        free: &mut u32,
+        free: &mut Free<T, B>,
         counts: &mut Counts,
     ) {
         slot.object.reset_at_release();
-        let place = slot.place;
-        let retired = place.vacate(retired_at);
+        let retired = slot.place.vacate(retired_at);
         counts.release();
         if retired {
             counts.retire();
         } else {
-            FreeList::new(Cell::from_mut(free)).push(index, &place);
+            free.push(index);
         }
     }
 
@@ -174,12 +171,8 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         let Some((first, len)) = self.slots.grow(limit, blank::<T>) else {
             return false;
         };
-        let last = self
-            .slots
-            .slot_mut(first + len - 1)
-            .expect("just grown")
-            .place;
-        FreeList::new(Cell::from_mut(&mut self.free)).push_run(first, &last);
+        self.free.reserve(self.slots.capacity());
+        self.free.push_run(first, len);
         true
     }
 
@@ -192,21 +185,17 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         self.slots.shrink(&mut self.free)
     }
 
-    /// Builds the blank object of every slot not built yet, threading them into the free list in
-    /// index order, ahead of the slots free already. The list is whole after each slot, so if a
-    /// blank object's code panics, the slots built before it are in the pool, free.
+    /// Builds the blank object of every slot not built yet, putting them on the free list to be
+    /// taken in index order, ahead of the slots free already. The list is whole after each slot,
+    /// so if a blank object's code panics, the slots built before it are in the pool, free.
     pub(crate) fn prefill(&mut self) {
-        let rest = self.free;
-        let mut last: Option<usize> = None;
+        let below = self.free.len();
+        let mut in_order = scopeguard::guard(&mut self.free, |free| {
+            let (entries, len) = free.entries_mut();
+            entries[below..*len].reverse();
+        });
         while let Some(index) = self.slots.build_next(blank::<T>) {
-            let place = self.slots.slot_mut(index).expect("just built").place;
-            place.link(rest);
-            #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
-            match last {
-                Some(last) => (self.slots.slot_mut(last).expect("built").place).link(index as u32),
-                None => self.free = index as u32,
-            }
-            last = Some(index);
+            in_order.push(index);
         }
     }
 }

@@ -1,12 +1,12 @@
 //! The books seen through a [`Lender`](crate::Lender): the slots' views, and the free list and
 //! counts as cells, which leases change through `&`.
 
-use super::Books;
 use super::counts::Counts;
+use super::Books;
 use crate::pool::lease::Lease;
 use crate::pooled::blank;
 use crate::slot::NIL;
-use crate::slot::free_list::FreeList;
+use crate::slot::free_list::{FreeCells, FreeStack};
 use crate::slot::state::Place;
 use crate::storage::view::{ChunkTable, ChunkView, SlotsView, Taken};
 use crate::storage::{Slots, Storage};
@@ -16,7 +16,7 @@ use scopeguard::ScopeGuard;
 
 /// What a lease changes as it goes: the free list and the counts.
 pub(crate) struct Ledger<'a> {
-    free: &'a Cell<u32>,
+    free: FreeCells<'a>,
     counts: &'a Cell<Counts>,
     /// The version at which a slot retires.
     retired_at: u32,
@@ -26,7 +26,8 @@ impl Ledger<'_> {
     /// Gives a lent slot, at `index`, its object reset, back to the free list.
     pub(crate) fn give_back(&self, index: usize, place: &Place<'_>) {
         Counts::update(self.counts, Counts::return_lease);
-        FreeList::new(self.free).push(index, place);
+        place.unlend();
+        self.free.push(index);
     }
 
     /// Takes a lent slot whose object's reset panicked out of use: no one is to see the object
@@ -66,7 +67,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         BooksView {
             slots,
             ledger: Ledger {
-                free: Cell::from_mut(&mut self.free),
+                free: self.free.view(),
                 counts: Cell::from_mut(&mut self.counts),
                 retired_at,
             },
@@ -123,13 +124,13 @@ impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
         init: impl FnOnce(&mut T),
     ) -> Option<Lease<'_, T>> {
         loop {
-            let head = self.ledger.free.get();
+            let head = self.ledger.free.top();
             if head != NIL {
                 let index = head as usize;
                 let (chunk, local) =
                     (self.slots.find(index)).expect("free-list indices are in the pool");
                 let place = chunk.place(local).expect("free-list indices are built");
-                FreeList::new(self.ledger.free).pop(&place);
+                self.ledger.free.pop();
                 place.lend();
                 let high_water = Counts::update(self.ledger.counts, Counts::lend);
                 // SAFETY: the slot was just taken off the free list, so no lease or `acquire`
@@ -159,7 +160,8 @@ impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
         let ledger = &self.ledger;
         let give_back = scopeguard::guard((), |()| {
             Counts::update(ledger.counts, |counts| counts.unlend(high_water));
-            FreeList::new(ledger.free).push(index, &place);
+            place.unlend();
+            ledger.free.push(index);
         });
         taken.get_mut().reset_at_reuse();
         let mut object = scopeguard::guard(taken.get_mut(), T::reset_at_release);
@@ -190,8 +192,7 @@ impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
         let Some((chunk, local, len)) = built else {
             return false;
         };
-        let last = chunk.place(local + len - 1).expect("just built");
-        FreeList::new(self.ledger.free).push_run(chunk.base() + local, &last);
+        (self.ledger.free).push_run(chunk.base() + local, len, self.slots.capacity());
         true
     }
 }

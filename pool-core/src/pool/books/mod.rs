@@ -15,7 +15,9 @@ pub(crate) mod save;
 
 #[cfg(feature = "alloc")]
 use crate::pooled::blank;
-use crate::slot::NIL;
+#[cfg(feature = "alloc")]
+use crate::slot::free_list::HeapStack;
+use crate::slot::free_list::InlineStack;
 use crate::storage::{Chunks, ChunksMut, Inline, InlineSlots, Slots, Storage};
 use crate::{Handle, Pooled, Stats};
 use counts::Counts;
@@ -36,10 +38,13 @@ use counts::Counts;
 /// - a live object is changed only through `&mut Books`.
 pub(crate) struct Books<T, B: Storage> {
     slots: B::Slots<T>,
-    /// The head of the free list, threaded through the slots' words.
-    free: u32,
+    /// The free slots' indices, the one `create` takes next on top.
+    free: Free<T, B>,
     counts: Counts,
 }
+
+/// Where a pool of `T` in `B` keeps its free list.
+pub(crate) type Free<T, B> = <<B as Storage>::Slots<T> as Slots<T>>::Free;
 
 #[cfg(feature = "alloc")]
 impl<T: Pooled> Books<T, crate::Heap> {
@@ -47,7 +52,7 @@ impl<T: Pooled> Books<T, crate::Heap> {
     pub(crate) fn with_capacity(capacity: usize) -> Self {
         Self {
             slots: crate::storage::HeapSlots::new(capacity, blank::<T>),
-            free: if capacity == 0 { NIL } else { 0 },
+            free: HeapStack::full(capacity),
             counts: Counts::new(),
         }
     }
@@ -58,7 +63,7 @@ impl<T, const N: usize, const W: usize> Books<T, Inline<N, W>> {
     pub(crate) const fn inline() -> Self {
         Self {
             slots: InlineSlots::new(),
-            free: NIL,
+            free: InlineStack::new(),
             counts: Counts::new(),
         }
     }
@@ -67,7 +72,7 @@ impl<T, const N: usize, const W: usize> Books<T, Inline<N, W>> {
 impl<T: Pooled, B: Storage> Books<T, B> {
     /// Books from their parts, checked by the caller.
     #[cfg(all(feature = "serde", feature = "alloc"))]
-    fn from_parts(slots: B::Slots<T>, free: u32, counts: Counts) -> Self {
+    fn from_parts(slots: B::Slots<T>, free: Free<T, B>, counts: Counts) -> Self {
         Self {
             slots,
             free,

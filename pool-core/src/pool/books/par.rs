@@ -10,6 +10,9 @@ use crate::storage::part::PartMut;
 use crate::storage::slots::RestMut;
 use crate::storage::{Slots, Storage};
 use rayon::iter::plumbing::bridge_unindexed;
+use crate::slot::free_list::FreeStack;
+use crate::slot::word;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{Mutex, PoisonError};
 
 impl<T: Pooled, B: Storage> Books<T, B> {
@@ -38,20 +41,40 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         T: Send,
     {
         let sink = Mutex::new(Freed::default());
-        let retain = Retain {
-            keep,
-            retired_at: self.slots.retired_at(),
-            sink: &sink,
-        };
-        let (free, counts) = (&mut self.free, &mut self.counts);
-        // Runs on unwinding too: what the parts freed before a panic joins the pool.
-        let _give_back = scopeguard::guard(&sink, |sink| {
-            let mut freed = sink.lock().unwrap_or_else(PoisonError::into_inner);
-            core::mem::take(&mut *freed).give_back(free, counts);
-        });
-        let runs = Runs(SpanMut::new(self.slots.parts_mut()));
-        // Dropped into the sink, where it is all there is but for a panic.
-        drop(drive.drive(runs, retain));
+        let retired_at = self.slots.retired_at();
+        let slots = &mut self.slots;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let retain = Retain {
+                keep,
+                retired_at,
+                sink: &sink,
+            };
+            let runs = Runs(SpanMut::new(slots.parts_mut()));
+            // Dropped into the sink, where it is all there is but for a panic.
+            drop(drive.drive(runs, retain));
+        }));
+        // What the parts freed joins the pool, on unwinding too.
+        let freed = sink.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let (head, chained, released, retired) = freed.into_parts();
+        self.push_chain(head, chained);
+        self.counts.release_many(released, retired);
+        if let Err(panic) = outcome {
+            resume_unwind(panic);
+        }
+    }
+
+    /// Puts the `chained` slots linked from `head` through their words on the free list, the
+    /// one at `head` on top: as the sequential `retain` would have pushed them.
+    fn push_chain(&mut self, head: u32, chained: usize) {
+        let (entries, len) = self.free.entries_mut();
+        let bottom = *len;
+        let mut index = head;
+        for at in (bottom..bottom + chained).rev() {
+            entries[at] = index;
+            let word = (self.slots.word(index as usize)).expect("freed slots are in the pool");
+            index = word::low(word);
+        }
+        *len += chained;
     }
 }
 

@@ -2,13 +2,13 @@
 //! a load that refuses, never panics on, never hangs on and never over-allocates for a save
 //! that does not describe a pool.
 
-use super::Books;
+use super::{Books, Free};
 use super::counts::Counts;
 use crate::Pooled;
 use crate::limits::{INDEX_END, RETIRED_VERSION};
 use crate::pooled::blank;
 use crate::slot::NIL;
-use crate::slot::free_list::free_indices;
+use crate::slot::free_list::FreeStack;
 use crate::slot::state;
 use crate::storage::heap::chunk::Chunk;
 use crate::storage::heap::geometry::Geometry;
@@ -129,12 +129,7 @@ impl<T: Pooled + Serialize, B: Storage> Books<T, B> {
         let versions: Vec<u32> = words()
             .map(|word| state::version(word).wrapping_sub(offset))
             .collect();
-        let word = |index| {
-            self.slots
-                .word(index)
-                .expect("free-list indices are in the pool")
-        };
-        let mut free: Vec<u32> = free_indices(self.free, word).map(to_u32).collect();
+        let mut free: Vec<u32> = self.free.entries().iter().rev().copied().collect();
         free.extend(
             (words().enumerate())
                 .filter(|&(_, word)| state::is_lent(word))
@@ -541,7 +536,7 @@ impl Saved {
         if listed.windows(2).any(|pair| pair[0] == pair[1]) {
             return Err("a slot twice on the free list");
         }
-        let mut free = NIL;
+        let mut free = <Free<T, B>>::with_room(slots.capacity());
         for &index in self.free.iter().rev() {
             let place = (slots.slot_mut(index as usize))
                 .ok_or("a free slot past the pool's slots")?
@@ -549,8 +544,7 @@ impl Saved {
             if place.is_live() || place.version() == retired_at {
                 return Err("a live or retired slot on the free list");
             }
-            place.link(free);
-            free = index;
+            free.push(index as usize);
         }
         let (mut live, mut retired, mut built) = (0, 0, 0);
         for part in slots.chunks() {

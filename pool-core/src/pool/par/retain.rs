@@ -1,5 +1,4 @@
 use crate::Pooled;
-use crate::pool::books::counts::Counts;
 use crate::slot::NIL;
 use crate::slot::state;
 use crate::storage::part::PartMut;
@@ -51,13 +50,12 @@ impl<'a> Freed<'a> {
         self.retired += mem::take(&mut later.retired);
     }
 
-    /// Puts the chain at the head of the free list from `free`, and counts its releases.
-    pub(crate) fn give_back(self, free: &mut u32, counts: &mut Counts) {
-        if let Some(tail) = self.tail {
-            state::link_word(tail, *free);
-            *free = self.head;
-        }
-        counts.release_many(self.released, self.retired);
+    /// The chain without its borrows: the slot freed last (`NIL` when none was), how many are
+    /// chained from it, objects released (counting those whose slot retired), and slots
+    /// retired.
+    pub(crate) fn into_parts(self) -> (u32, usize, usize, usize) {
+        let chained = self.released - self.retired;
+        (self.head, chained, self.released, self.retired)
     }
 
     /// Frees the slots of `run` for which `keep` is false onto the chain, as `Books::retain`
@@ -105,7 +103,7 @@ impl<'a> Freed<'a> {
                 retired.set(retired.get() + 1);
                 return;
             }
-            place.link(head.get());
+            place.chain(head.get());
             #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
             head.set((base + local) as u32);
             if starts_chain && first.get().is_none() {

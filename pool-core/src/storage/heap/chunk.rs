@@ -20,23 +20,11 @@ pub(crate) struct Chunk<T> {
 }
 
 impl<T> Chunk<T> {
-    /// `len` blank slots at `version` (even: not live), threaded in order into a free list that
-    /// ends in `NIL`.
+    /// `len` blank slots at `version` (even: not live).
     pub(crate) fn build(base: usize, len: usize, version: u32, blank: impl FnMut() -> T) -> Self {
         let mut blank = blank;
         let objects: Box<[T]> = (0..len).map(|_| blank()).collect();
-        let words = (1..=len)
-            .map(|next| {
-                let next = if next == len {
-                    NIL
-                } else {
-                    #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
-                    let next = (base + next) as u32;
-                    next
-                };
-                state::free_word(version, next)
-            })
-            .collect();
+        let words = alloc::vec![state::free_word(version, NIL); len].into_boxed_slice();
         Self {
             base,
             objects,

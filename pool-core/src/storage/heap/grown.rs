@@ -129,8 +129,8 @@ impl<T> Grown<T> {
         }
     }
 
-    /// Adds a chunk of blank slots in the lowest empty position, free-listed in order (its last
-    /// slot linked to `NIL`), when the pool may grow by `room` slots; its first index and
+    /// Adds a chunk of blank slots in the lowest empty position, when the pool may grow by
+    /// `room` slots; its first index and
     /// length, `None` when it cannot grow. Its versions start at `offset` plus the position's
     /// floor. If `blank` panics, the pool is as it was (but for the table of positions, made
     /// empty at the first growth).

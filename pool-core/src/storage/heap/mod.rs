@@ -4,10 +4,8 @@ pub(crate) mod grown;
 mod view;
 
 use crate::limits::{self, FIRST_VERSION};
-use crate::slot::NIL;
+use crate::slot::free_list::{FreeStack, HeapStack};
 use crate::slot::offset;
-use crate::slot::state::Place;
-use crate::slot::word;
 use crate::storage::heap::chunk::Chunk;
 use crate::storage::heap::geometry::POSITIONS;
 use crate::storage::heap::grown::Grown;
@@ -30,7 +28,7 @@ pub struct HeapSlots<T> {
 }
 
 impl<T> HeapSlots<T> {
-    /// `capacity` blank slots, free-listed in order.
+    /// `capacity` blank slots.
     pub(crate) fn new(capacity: usize, blank: impl FnMut() -> T) -> Self {
         let offset = offset::next();
         Self {
@@ -62,22 +60,17 @@ impl<T> HeapSlots<T> {
         &self.grown
     }
 
-    /// The place of the slot at `index`, if there is one.
-    fn place(&mut self, index: usize) -> Option<Place<'_>> {
-        Some(self.slot_mut(index)?.place)
-    }
-
-    /// Frees the grown chunks whose every slot is on the free list from `head` (so none is live,
+    /// Frees the grown chunks whose every slot is on the free list `free` (so none is live,
     /// lent or retired: a retired slot leaves the list), takes their slots off the list, and
     /// returns how many slots they held.
-    pub(crate) fn shrink(&mut self, head: &mut u32) -> usize {
+    pub(crate) fn shrink(&mut self, free: &mut HeapStack) -> usize {
         let geometry = self.grown.geometry();
         if self.grown.chunk_count() == 0 {
             return 0;
         }
         let mut free_slots = [0usize; POSITIONS];
-        let word = |index| self.word(index).expect("free-list indices are in the pool");
-        for index in crate::slot::free_list::free_indices(*head, word) {
+        for &index in free.entries() {
+            let index = index as usize;
             if index >= geometry.start() {
                 free_slots[geometry.position(index).0] += 1;
             }
@@ -90,27 +83,7 @@ impl<T> HeapSlots<T> {
         if !freeable.contains(&true) {
             return 0;
         }
-        let keep = |index: usize| index < geometry.start() || !freeable[geometry.position(index).0];
-        let mut last: Option<usize> = None;
-        let mut index = *head;
-        while index != NIL {
-            let here = index;
-            index = word::low(
-                self.word(here as usize)
-                    .expect("free-list indices are in the pool"),
-            );
-            if keep(here as usize) {
-                match last {
-                    Some(last) => self.place(last).expect("a slot on the list").link(here),
-                    None => *head = here,
-                }
-                last = Some(here as usize);
-            }
-        }
-        match last {
-            Some(last) => self.place(last).expect("a slot on the list").link(NIL),
-            None => *head = NIL,
-        }
+        free.retain(|index| index < geometry.start() || !freeable[geometry.position(index).0]);
         self.grown.free_chunks(self.offset, |k| freeable[k])
     }
 
@@ -125,6 +98,7 @@ impl<T> HeapSlots<T> {
 }
 
 impl<T> Slots<T> for HeapSlots<T> {
+    type Free = HeapStack;
     type View<'a>
         = HeapView<'a, T>
     where

@@ -1,0 +1,366 @@
+//! Groups (issue 31): the loops a user writes over 200,000 live 32-byte springs (8 `f32`s),
+//! each beside the same loop over a `Vec<Spring>` in the same run, and the plain churn loop
+//! beside slotmap's and slab's.
+//!
+//! - `kernel`: one pass of `v += (o - x) * k; x += v * dt; scale = 1 / (1 + |v|)`, which the
+//!   compiler vectorizes across springs over a slice;
+//! - `sub_steps`: sixteen such passes a spring per frame (compute-bound), sequential and
+//!   with rayon;
+//! - `burst`: 2,000 creates into the 2,000 holes that releases at random positions left, after
+//!   an update that touched every spring, against 2,000 `Vec::push`es after the same update
+//!   (only the creates and pushes are timed, per object);
+//! - `churn_plain`: 1,024 slots half full, a 24-byte object: release then create at a random
+//!   position, as a user writes it, against slotmap's `remove` + `insert` and slab's.
+//!
+//! `cargo bench -p pooling-benches --bench groups`. Before measuring, every peer runs the same
+//! frames from the same start and must hold the same springs, bit for bit.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use pooling::{Handle, Pooled};
+use pooling_benches::Group;
+use rayon::prelude::*;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Springs in every frame.
+const SPRINGS: usize = 200_000;
+/// Holes a burst fills, and pushes the `Vec` makes.
+const BURST: usize = 2_000;
+const K: f32 = 0.5;
+const DT: f32 = 0.01;
+
+/// 32 bytes: a position, a velocity, the origin it is pulled to, a scale and an age.
+#[derive(Pooled, Clone, Copy, Debug, Default, PartialEq)]
+#[pool(size = 200_000)]
+struct Spring {
+    x: f32,
+    y: f32,
+    vx: f32,
+    vy: f32,
+    ox: f32,
+    oy: f32,
+    scale: f32,
+    age: f32,
+}
+
+const _: () = assert!(size_of::<Spring>() == 32);
+
+impl Spring {
+    /// The `n`th spring of the start.
+    fn nth(n: usize) -> Self {
+        #[expect(clippy::cast_precision_loss, reason = "small whole numbers")]
+        let at = |k: usize| ((n * k) % 1000) as f32 / 100.0 - 5.0;
+        Self {
+            x: at(7),
+            y: at(13),
+            ox: at(31),
+            oy: at(37),
+            ..Self::default()
+        }
+    }
+
+    /// One pass of the kernel.
+    #[inline]
+    fn step(&mut self) {
+        self.vx += (self.ox - self.x) * K;
+        self.vy += (self.oy - self.y) * K;
+        self.x += self.vx * DT;
+        self.y += self.vy * DT;
+        self.scale = 1.0 / (1.0 + (self.vx * self.vx + self.vy * self.vy).sqrt());
+        self.age += DT;
+    }
+
+    /// Sixteen passes.
+    #[inline]
+    fn sub_steps(&mut self) {
+        for _ in 0..16 {
+            self.step();
+        }
+    }
+
+    fn bits(&self) -> [u32; 8] {
+        [
+            self.x, self.y, self.vx, self.vy, self.ox, self.oy, self.scale, self.age,
+        ]
+        .map(f32::to_bits)
+    }
+}
+
+fn start_vec() -> Vec<Spring> {
+    (0..SPRINGS).map(Spring::nth).collect()
+}
+
+fn start_pool() -> SpringPool {
+    let mut pool = SpringPool::new();
+    for n in 0..SPRINGS {
+        pool.try_create(|s| *s = Spring::nth(n))
+            .expect("room for every spring");
+    }
+    pool
+}
+
+fn sorted<'a>(springs: impl Iterator<Item = &'a Spring>) -> Vec<[u32; 8]> {
+    let mut all: Vec<_> = springs.map(Spring::bits).collect();
+    all.sort_unstable();
+    all
+}
+
+// One function per loop, as a user writes it.
+
+fn vec_kernel(springs: &mut [Spring]) {
+    for s in springs {
+        s.step();
+    }
+}
+
+fn pool_for_each(pool: &mut SpringPool) {
+    pool.values_mut().for_each(Spring::step);
+}
+
+fn pool_for(pool: &mut SpringPool) {
+    for s in pool.values_mut() {
+        s.step();
+    }
+}
+
+fn pool_runs(pool: &mut SpringPool) {
+    for run in pool.runs_mut() {
+        for s in run {
+            s.step();
+        }
+    }
+}
+
+fn vec_sub_steps(springs: &mut [Spring]) {
+    springs.iter_mut().for_each(Spring::sub_steps);
+}
+
+fn vec_par_sub_steps(springs: &mut [Spring]) {
+    springs.par_iter_mut().for_each(Spring::sub_steps);
+}
+
+fn pool_sub_steps(pool: &mut SpringPool) {
+    pool.values_mut().for_each(Spring::sub_steps);
+}
+
+fn pool_for_sub_steps(pool: &mut SpringPool) {
+    for s in pool.values_mut() {
+        s.sub_steps();
+    }
+}
+
+fn pool_par_sub_steps(pool: &mut SpringPool) {
+    pool.par_values_mut().for_each(Spring::sub_steps);
+}
+
+/// Three frames of each loop from the same start hold the same springs.
+fn check() {
+    let run_vec = |frame: fn(&mut [Spring])| {
+        let mut springs = start_vec();
+        (0..3).for_each(|_| frame(&mut springs));
+        sorted(springs.iter())
+    };
+    let run_pool = |frame: fn(&mut SpringPool)| {
+        let mut pool = start_pool();
+        (0..3).for_each(|_| frame(&mut pool));
+        sorted(pool.values())
+    };
+    let expected = run_vec(vec_kernel);
+    for frame in [pool_for_each, pool_for, pool_runs] {
+        assert_eq!(run_pool(frame), expected);
+    }
+    let expected = run_vec(vec_sub_steps);
+    assert_eq!(run_vec(vec_par_sub_steps), expected);
+    for frame in [pool_sub_steps, pool_for_sub_steps, pool_par_sub_steps] {
+        assert_eq!(run_pool(frame), expected);
+    }
+}
+
+/// The positions a burst frees: `BURST` distinct ones, spread at random over the springs.
+fn holes() -> Vec<usize> {
+    let mut rng = fastrand::Rng::with_seed(pooling_benches::SEED);
+    let mut all: Vec<usize> = (0..SPRINGS).collect();
+    rng.shuffle(&mut all);
+    all.truncate(BURST);
+    all
+}
+
+/// `iters` bursts, each after releasing the springs at `holes` and an update of every spring;
+/// only the creates are timed.
+fn pool_bursts(iters: u64, holes: &[usize]) -> Duration {
+    let mut pool = start_pool();
+    let mut handles: Vec<Handle<Spring>> = pool.iter().map(|(h, _)| h).collect();
+    let mut timed = Duration::ZERO;
+    for _ in 0..iters {
+        for &at in holes {
+            pool.release(handles[at]).expect("live");
+        }
+        pool_for_each(&mut pool);
+        let start = Instant::now();
+        for (n, &at) in holes.iter().enumerate() {
+            handles[at] = pool
+                .create(|s| *s = Spring::nth(n))
+                .expect("a hole for each");
+        }
+        timed += start.elapsed();
+        black_box(&handles);
+    }
+    timed
+}
+
+/// The same for a `Vec`: as many springs removed from its end, the update, then the pushes.
+fn vec_bursts(iters: u64) -> Duration {
+    let mut springs = start_vec();
+    let mut timed = Duration::ZERO;
+    for _ in 0..iters {
+        springs.truncate(SPRINGS - BURST);
+        vec_kernel(&mut springs);
+        let start = Instant::now();
+        for n in 0..BURST {
+            springs.push(Spring::nth(n));
+        }
+        timed += start.elapsed();
+        black_box(&springs);
+    }
+    timed
+}
+
+/// A 24-byte object, as a user's churn loop has it.
+#[derive(Pooled, Clone, Copy, Debug, Default)]
+#[pool(size = 1024)]
+struct Blob {
+    id: u64,
+    dx: f32,
+    ttl: u32,
+    tag: u64,
+}
+
+const _: () = assert!(size_of::<Blob>() == 24);
+
+/// Churn steps per iteration, at positions drawn once.
+const STEPS: usize = 1024;
+
+fn churn_positions() -> Vec<usize> {
+    let mut rng = fastrand::Rng::with_seed(pooling_benches::SEED);
+    (0..STEPS).map(|_| rng.usize(..512)).collect()
+}
+
+fn groups(c: &mut Criterion) {
+    check();
+
+    let mut group = c.benchmark_group("kernel");
+    bench(&mut group, "vec_for", start_vec(), |s| vec_kernel(s));
+    bench(&mut group, "pooling_for_each", start_pool(), pool_for_each);
+    bench(&mut group, "pooling_for", start_pool(), pool_for);
+    bench(&mut group, "pooling_runs_mut", start_pool(), pool_runs);
+    group.finish();
+
+    let mut group = c.benchmark_group("sub_steps");
+    bench(&mut group, "vec_for_each", start_vec(), |s| {
+        vec_sub_steps(s)
+    });
+    bench(&mut group, "pooling_for_each", start_pool(), pool_sub_steps);
+    bench(&mut group, "pooling_for", start_pool(), pool_for_sub_steps);
+    bench(&mut group, "vec_rayon_par_iter_mut", start_vec(), |s| {
+        vec_par_sub_steps(s);
+    });
+    bench(
+        &mut group,
+        "pooling_par_values_mut",
+        start_pool(),
+        pool_par_sub_steps,
+    );
+    group.finish();
+
+    let holes = holes();
+    let mut group = c.benchmark_group("burst");
+    group.bench_function("vec_push", |b| b.iter_custom(vec_bursts));
+    group.bench_function("pooling_create", |b| {
+        b.iter_custom(|iters| pool_bursts(iters, &holes));
+    });
+    group.finish();
+
+    let positions = churn_positions();
+    let mut group = c.benchmark_group("churn_plain");
+    {
+        let mut pool = BlobPool::new();
+        let mut live: Vec<_> = (0..512)
+            .map(|i| pool.create(|b| b.id = i).unwrap())
+            .collect();
+        group.bench_function("pooling", |b| {
+            b.iter(|| {
+                for (i, &at) in positions.iter().enumerate() {
+                    pool.release(black_box(live[at])).unwrap();
+                    live[at] = pool
+                        .create(|b| {
+                            b.id = i as u64;
+                            b.dx = 1.0;
+                            b.ttl = 5;
+                        })
+                        .unwrap();
+                }
+            });
+        });
+    }
+    {
+        let mut map = slotmap::SlotMap::<slotmap::DefaultKey, Blob>::with_capacity(1024);
+        let mut live: Vec<_> = (0..512)
+            .map(|i| {
+                map.insert(Blob {
+                    id: i,
+                    ..Blob::default()
+                })
+            })
+            .collect();
+        group.bench_function("slotmap", |b| {
+            b.iter(|| {
+                for (i, &at) in positions.iter().enumerate() {
+                    map.remove(black_box(live[at]));
+                    live[at] = map.insert(Blob {
+                        id: i as u64,
+                        dx: 1.0,
+                        ttl: 5,
+                        tag: 0,
+                    });
+                }
+            });
+        });
+    }
+    {
+        let mut slab = slab::Slab::<Blob>::with_capacity(1024);
+        let mut live: Vec<_> = (0..512)
+            .map(|i| {
+                slab.insert(Blob {
+                    id: i,
+                    ..Blob::default()
+                })
+            })
+            .collect();
+        group.bench_function("slab", |b| {
+            b.iter(|| {
+                for (i, &at) in positions.iter().enumerate() {
+                    slab.remove(black_box(live[at]));
+                    live[at] = slab.insert(Blob {
+                        id: i as u64,
+                        dx: 1.0,
+                        ttl: 5,
+                        tag: 0,
+                    });
+                }
+            });
+        });
+    }
+    group.finish();
+}
+
+/// One frame per iteration, on the peer's state as the frames before left it.
+fn bench<P>(group: &mut Group<'_>, name: &str, mut peer: P, mut frame: impl FnMut(&mut P)) {
+    group.bench_function(name, |b| b.iter(|| frame(&mut peer)));
+}
+
+criterion_group! {
+    name = benches;
+    config = pooling_benches::config();
+    targets = groups
+}
+criterion_main!(benches);
