@@ -24,6 +24,8 @@ use std::time::{Duration, Instant};
 
 /// Springs in every frame.
 const SPRINGS: usize = 200_000;
+/// Springs in the large burst's pool: 64 MiB of them, more than the caches hold.
+const BIG: usize = 2_000_000;
 /// Holes a burst fills, and pushes the `Vec` makes.
 const BURST: usize = 2_000;
 const K: f32 = 0.5;
@@ -87,12 +89,20 @@ impl Spring {
 }
 
 fn start_vec() -> Vec<Spring> {
-    (0..SPRINGS).map(Spring::nth).collect()
+    start_vec_of(SPRINGS)
+}
+
+fn start_vec_of(springs: usize) -> Vec<Spring> {
+    (0..springs).map(Spring::nth).collect()
 }
 
 fn start_pool() -> SpringPool {
-    let mut pool = SpringPool::new();
-    for n in 0..SPRINGS {
+    start_pool_of(SPRINGS)
+}
+
+fn start_pool_of(springs: usize) -> SpringPool {
+    let mut pool = SpringPool::with_capacity(springs);
+    for n in 0..springs {
         pool.try_create(|s| *s = Spring::nth(n))
             .expect("room for every spring");
     }
@@ -177,9 +187,9 @@ fn check() {
 }
 
 /// The positions a burst frees: `BURST` distinct ones, spread at random over the springs.
-fn holes() -> Vec<usize> {
+fn holes(springs: usize) -> Vec<usize> {
     let mut rng = fastrand::Rng::with_seed(pooling_benches::SEED);
-    let mut all: Vec<usize> = (0..SPRINGS).collect();
+    let mut all: Vec<usize> = (0..springs).collect();
     rng.shuffle(&mut all);
     all.truncate(BURST);
     all
@@ -187,33 +197,63 @@ fn holes() -> Vec<usize> {
 
 /// `iters` bursts, each after releasing the springs at `holes` and an update of every spring;
 /// only the creates are timed.
-fn pool_bursts(iters: u64, holes: &[usize]) -> Duration {
-    let mut pool = start_pool();
+fn pool_bursts(iters: u64, holes: &[usize], springs: usize) -> Duration {
+    let mut pool = start_pool_of(springs);
     let mut handles: Vec<Handle<Spring>> = pool.iter().map(|(h, _)| h).collect();
+    let mut made = Vec::with_capacity(holes.len());
     let mut timed = Duration::ZERO;
     for _ in 0..iters {
         for &at in holes {
             pool.release(handles[at]).expect("live");
         }
         pool_for_each(&mut pool);
+        made.clear();
         let start = Instant::now();
-        for (n, &at) in holes.iter().enumerate() {
-            handles[at] = pool
-                .create(|s| *s = Spring::nth(n))
-                .expect("a hole for each");
+        for n in 0..holes.len() {
+            made.push(
+                pool.create(|s| *s = Spring::nth(n))
+                    .expect("a hole for each"),
+            );
         }
         timed += start.elapsed();
-        black_box(&handles);
+        for (&at, &handle) in holes.iter().zip(&made) {
+            handles[at] = handle;
+        }
+    }
+    timed
+}
+
+/// [`pool_bursts`] with one `create_many` for the burst.
+fn pool_many_bursts(iters: u64, holes: &[usize], springs: usize) -> Duration {
+    let mut pool = start_pool_of(springs);
+    let mut handles: Vec<Handle<Spring>> = pool.iter().map(|(h, _)| h).collect();
+    let mut made = Vec::with_capacity(holes.len());
+    let mut timed = Duration::ZERO;
+    for _ in 0..iters {
+        for &at in holes {
+            pool.release(handles[at]).expect("live");
+        }
+        pool_for_each(&mut pool);
+        made.clear();
+        let start = Instant::now();
+        pool.create_many_with_handle(holes.len(), |n, handle, s| {
+            *s = Spring::nth(n);
+            made.push(handle);
+        });
+        timed += start.elapsed();
+        for (&at, &handle) in holes.iter().zip(&made) {
+            handles[at] = handle;
+        }
     }
     timed
 }
 
 /// The same for a `Vec`: as many springs removed from its end, the update, then the pushes.
-fn vec_bursts(iters: u64) -> Duration {
-    let mut springs = start_vec();
+fn vec_bursts(iters: u64, len: usize) -> Duration {
+    let mut springs = start_vec_of(len);
     let mut timed = Duration::ZERO;
     for _ in 0..iters {
-        springs.truncate(SPRINGS - BURST);
+        springs.truncate(len - BURST);
         vec_kernel(&mut springs);
         let start = Instant::now();
         for n in 0..BURST {
@@ -272,13 +312,20 @@ fn groups(c: &mut Criterion) {
     );
     group.finish();
 
-    let holes = holes();
-    let mut group = c.benchmark_group("burst");
-    group.bench_function("vec_push", |b| b.iter_custom(vec_bursts));
-    group.bench_function("pooling_create", |b| {
-        b.iter_custom(|iters| pool_bursts(iters, &holes));
-    });
-    group.finish();
+    for (name, springs) in [("burst", SPRINGS), ("burst_2m", BIG)] {
+        let holes = holes(springs);
+        let mut group = c.benchmark_group(name);
+        group.bench_function("vec_push", |b| {
+            b.iter_custom(|iters| vec_bursts(iters, springs))
+        });
+        group.bench_function("pooling_create", |b| {
+            b.iter_custom(|iters| pool_bursts(iters, &holes, springs));
+        });
+        group.bench_function("pooling_create_many", |b| {
+            b.iter_custom(|iters| pool_many_bursts(iters, &holes, springs));
+        });
+        group.finish();
+    }
 
     let positions = churn_positions();
     let mut group = c.benchmark_group("churn_plain");

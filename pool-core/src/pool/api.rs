@@ -145,6 +145,69 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
         }
     }
 
+    /// Creates up to `count` objects, each set up by `init` with its number in the burst (0,
+    /// 1, ...), in as many free slots as there are: a burst of particles, a wave of enemies.
+    /// Returns how many it created. Like [`try_create`](Pool::try_create) in a loop it never
+    /// evicts, grows or panics for a full pool (a burst cut short counts one refusal in
+    /// [`Stats::failed`](crate::Stats::failed)); unlike it, it fetches the slots it is about to
+    /// fill ahead of time and keeps the books once for the burst, so that filling slots
+    /// scattered over a large pool waits for the memory system once, not once a slot.
+    ///
+    /// If `init` panics, the objects made before it are live, and the slot in hand is free,
+    /// reset.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 1000)]
+    /// # struct Particle { x: f32, y: f32, vx: f32, vy: f32 }
+    /// let mut pool = ParticlePool::new();
+    /// let made = pool.create_many(200, |i, p| {
+    ///     let angle = i as f32 * core::f32::consts::TAU / 200.0;
+    ///     (p.vx, p.vy) = (angle.cos(), angle.sin());
+    /// });
+    /// assert_eq!((made, pool.len()), (200, 200));
+    /// assert_eq!(pool.create_many(900, |_, _| {}), 800, "as many as there is room for");
+    /// ```
+    #[doc(alias = "extend", alias = "spawn_batch", alias = "insert_many")]
+    #[inline]
+    pub fn create_many(&mut self, count: usize, mut init: impl FnMut(usize, &mut T)) -> usize {
+        self.create_many_with_handle(count, |i, _, object| init(i, object))
+    }
+
+    /// [`create_many`](Pool::create_many), with `init` seeing the handle each object will
+    /// have, to file it elsewhere.
+    ///
+    /// ```
+    /// # use pooling::{Handle, Pooled};
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 64)]
+    /// # struct Enemy { wave: u32 }
+    /// let mut enemies = EnemyPool::new();
+    /// let mut wave = Vec::new();
+    /// enemies.create_many_with_handle(10, |_, handle, enemy| {
+    ///     enemy.wave = 1;
+    ///     wave.push(handle);
+    /// });
+    /// assert!(wave.iter().all(|&h| enemies[h].wave == 1));
+    /// ```
+    #[inline]
+    pub fn create_many_with_handle(
+        &mut self,
+        count: usize,
+        mut init: impl FnMut(usize, Handle<T>, &mut T),
+    ) -> usize {
+        let mut at = 0;
+        let made = self.books_mut().create_many(count, |handle, object| {
+            init(at, handle, object);
+            at += 1;
+        });
+        if made < count {
+            self.books_mut().fail();
+        }
+        made
+    }
+
     /// The object `handle` names, or `None` once it has been released, or if the handle is from
     /// another pool (see [`Handle`](crate::Handle#handles-from-another-pool)).
     ///

@@ -8,26 +8,17 @@ use crate::slot::NIL;
 use core::cell::Cell;
 
 /// Where a storage keeps its free list: a heap pool's [`HeapStack`], an inline pool's
-/// [`InlineStack`].
+/// [`InlineStack`]. The list's logic is [`StackMut`]'s; a storage lends its parts.
 pub(crate) trait FreeStack {
-    /// An empty list with room for an entry per slot of a pool of `capacity`.
+    /// An empty list with room for an entry per slot of a pool of `capacity`: a loaded save's.
+    #[cfg(all(feature = "serde", feature = "alloc"))]
     fn with_room(capacity: usize) -> Self;
-
-    /// The number of free slots.
-    fn len(&self) -> usize;
 
     /// The room for entries, and how many are on the list.
     fn parts(&self) -> (&[u32], usize);
 
-    /// The free slots' indices, the one taken last first.
-    #[inline]
-    fn entries(&self) -> &[u32] {
-        let (entries, len) = self.parts();
-        entries.get(..len).unwrap_or_default()
-    }
-
-    /// The entries, mutably, and how many there are: for a list rebuilt in place.
-    fn entries_mut(&mut self) -> (&mut [u32], &mut usize);
+    /// The list, to change.
+    fn stack(&mut self) -> StackMut<'_>;
 
     /// The list as a lender sees it.
     fn view(&mut self) -> FreeCells<'_>;
@@ -43,45 +34,82 @@ pub(crate) trait FreeStack {
         entries.get(len.wrapping_sub(1)).copied().unwrap_or(NIL)
     }
 
+    /// The number of free slots.
+    #[inline]
+    fn len(&self) -> usize {
+        self.parts().1
+    }
+
+    /// The free slots' indices, the one taken last first.
+    #[inline]
+    fn entries(&self) -> &[u32] {
+        let (entries, len) = self.parts();
+        entries.get(..len).unwrap_or_default()
+    }
+
     /// Takes the slot at the top off the list.
     #[inline]
     fn pop(&mut self) {
-        let (_, len) = self.entries_mut();
-        *len -= 1;
+        self.stack().pop();
     }
 
     /// Puts the slot at `index` on top of the list. There is room: the list holds at most as
     /// many entries as the pool has slots.
     #[inline]
     fn push(&mut self, index: usize) {
-        let (entries, len) = self.entries_mut();
-        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
-        let index = index as u32;
-        entries[*len] = index;
-        *len += 1;
+        self.stack().push(index);
     }
 
     /// Puts the slots from `first` to `first + count` on top, so that they are taken in index
     /// order, before the slots free already.
     #[inline]
     fn push_run(&mut self, first: usize, count: usize) {
+        let mut stack = self.stack();
         for index in (first..first + count).rev() {
-            self.push(index);
+            stack.push(index);
         }
     }
 
     /// Keeps only the entries for which `keep` is true, in order.
     fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
-        let (entries, len) = self.entries_mut();
-        let mut kept = 0;
-        for at in 0..*len {
-            let index = entries[at];
-            if keep(index as usize) {
-                entries[kept] = index;
-                kept += 1;
+        self.stack().edit(|entries, len| {
+            let mut kept = 0;
+            for at in 0..*len {
+                let index = entries[at];
+                if keep(index as usize) {
+                    entries[kept] = index;
+                    kept += 1;
+                }
             }
-        }
-        *len = kept;
+            *len = kept;
+        });
+    }
+}
+
+/// A free list's parts, borrowed to change it.
+pub(crate) struct StackMut<'a> {
+    entries: &'a mut [u32],
+    len: &'a mut usize,
+}
+
+impl StackMut<'_> {
+    #[inline]
+    fn pop(&mut self) {
+        *self.len -= 1;
+    }
+
+    #[inline]
+    fn push(&mut self, index: usize) {
+        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+        let index = index as u32;
+        self.entries[*self.len] = index;
+        *self.len += 1;
+    }
+
+    /// Changes the entries and their count in place: `edit` gets the room for entries and the
+    /// count.
+    pub(crate) fn edit<R>(&mut self, edit: impl FnOnce(&mut [u32], &mut usize) -> R) -> R {
+        edit(self.entries, self.len)
     }
 }
 
@@ -115,24 +143,13 @@ impl HeapStack {
             len: entries.len(),
         }
     }
-
-    /// Makes room for `total` entries in all, keeping those on the list.
-    pub(crate) fn reserve(&mut self, total: usize) {
-        if total > self.entries.len() {
-            *self = Self::from_entries(&self.entries[..self.len], total);
-        }
-    }
 }
 
 #[cfg(feature = "alloc")]
 impl FreeStack for HeapStack {
+    #[cfg(feature = "serde")]
     fn with_room(capacity: usize) -> Self {
         Self::from_entries(&[], capacity)
-    }
-
-    #[inline]
-    fn len(&self) -> usize {
-        self.len
     }
 
     #[inline]
@@ -141,8 +158,11 @@ impl FreeStack for HeapStack {
     }
 
     #[inline]
-    fn entries_mut(&mut self) -> (&mut [u32], &mut usize) {
-        (&mut self.entries, &mut self.len)
+    fn stack(&mut self) -> StackMut<'_> {
+        StackMut {
+            entries: &mut self.entries,
+            len: &mut self.len,
+        }
     }
 
     fn view(&mut self) -> FreeCells<'_> {
@@ -150,7 +170,9 @@ impl FreeStack for HeapStack {
     }
 
     fn reserve(&mut self, total: usize) {
-        HeapStack::reserve(self, total);
+        if total > self.entries.len() {
+            *self = Self::from_entries(self.entries(), total);
+        }
     }
 }
 
@@ -173,13 +195,9 @@ impl<const N: usize> InlineStack<N> {
 }
 
 impl<const N: usize> FreeStack for InlineStack<N> {
+    #[cfg(all(feature = "serde", feature = "alloc"))]
     fn with_room(_: usize) -> Self {
         Self::new()
-    }
-
-    #[inline]
-    fn len(&self) -> usize {
-        self.len
     }
 
     #[inline]
@@ -188,12 +206,11 @@ impl<const N: usize> FreeStack for InlineStack<N> {
     }
 
     #[inline]
-    fn entries_mut(&mut self) -> (&mut [u32], &mut usize) {
-        (&mut self.entries, &mut self.len)
-    }
-
-    fn reserve(&mut self, total: usize) {
-        debug_assert!(total <= N);
+    fn stack(&mut self) -> StackMut<'_> {
+        StackMut {
+            entries: &mut self.entries,
+            len: &mut self.len,
+        }
     }
 
     fn view(&mut self) -> FreeCells<'_> {
@@ -201,6 +218,10 @@ impl<const N: usize> FreeStack for InlineStack<N> {
             entries: Cell::from_mut(&mut self.entries[..]).as_slice_of_cells(),
             len: Cell::from_mut(&mut self.len),
         }
+    }
+
+    fn reserve(&mut self, total: usize) {
+        debug_assert!(total <= N);
     }
 }
 
@@ -229,9 +250,9 @@ impl FreeCells<'_> {
                 cell.set(stack);
                 top
             }
-            Self::Inline { entries, len } => (len.get().checked_sub(1))
-                .and_then(|at| entries.get(at))
-                .map_or(NIL, Cell::get),
+            Self::Inline { entries, len } => {
+                (entries.get(len.get().wrapping_sub(1))).map_or(NIL, Cell::get)
+            }
         }
     }
 

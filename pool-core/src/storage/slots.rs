@@ -56,6 +56,13 @@ pub trait Slots<T>: Sized {
     /// slots). The hot paths look here first, and elsewhere only out of line.
     fn first_slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>>;
 
+    /// Asks the memory system for the slot at `index`, if it is one of the first slots: a
+    /// hint, which changes nothing.
+    #[inline]
+    fn prefetch(&self, index: usize) {
+        let _ = index;
+    }
+
     /// Every chunk of built slots, the first first.
     fn chunks(&self) -> Chunks<'_, T>;
 

@@ -31,18 +31,20 @@ impl<T: Pooled + Clone, B: Storage> Books<T, B> {
         let lent = |slots: &B::Slots<T>, index| state::is_lent(slots.word(index).expect("built"));
         let built = self.slots.built();
         let count = (0..built).filter(|&index| lent(&self.slots, index)).count();
-        let (entries, len) = self.free.entries_mut();
-        entries.copy_within(0..*len, count);
-        *len += count;
-        let mut under = count;
-        for index in 0..built {
-            if lent(&self.slots, index) {
-                under -= 1;
-                #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
-                let entry = index as u32;
-                entries[under] = entry;
-                self.slots.slot_mut(index).expect("built").place.unlend();
+        let slots = &mut self.slots;
+        self.free.stack().edit(|entries, len| {
+            entries.copy_within(0..*len, count);
+            *len += count;
+            let mut under = count;
+            for index in 0..built {
+                if lent(slots, index) {
+                    under -= 1;
+                    #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+                    let entry = index as u32;
+                    entries[under] = entry;
+                    slots.slot_mut(index).expect("built").place.unlend();
+                }
             }
-        }
+        });
     }
 }

@@ -189,6 +189,16 @@ impl Counts {
         }
     }
 
+    /// `count` objects were created, one after another.
+    #[inline]
+    pub(crate) fn create_many(&mut self, count: usize) {
+        self.created += count as u64;
+        let in_use = self.in_use();
+        if in_use > self.high_water {
+            self.high_water = in_use;
+        }
+    }
+
     /// An object was lent to a lease; the high water mark before, for [`unlend`](Counts::unlend).
     #[inline]
     pub(crate) fn lend(&mut self) -> usize {

@@ -26,6 +26,63 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         Some(Self::fill(slot, &mut self.free, &mut self.counts, init))
     }
 
+    /// Creates up to `count` objects in free slots, handing `init` each one with its
+    /// handle-to-be, as `create` would one by one, building slots first for storage that builds
+    /// them on first use; how many it created. If `init` unwinds, the objects made before are
+    /// live and counted, and the slot in hand is free again, reset.
+    pub(crate) fn create_many(
+        &mut self,
+        count: usize,
+        mut init: impl FnMut(Handle<T>, &mut T),
+    ) -> usize {
+        let mut made = 0;
+        while made < count {
+            made += self.create_run(count - made, &mut init);
+            if made == count || self.create(&mut init).is_none() {
+                break;
+            }
+            made += 1;
+        }
+        made
+    }
+
+    /// [`create_many`](Books::create_many) while the free list's top is one of the first slots:
+    /// the list's length in a register, the counts once at the end, and the slots `AHEAD` down
+    /// the list fetched ahead, so that creates into slots scattered over a large pool wait for
+    /// the memory system together rather than one after another.
+    #[inline]
+    fn create_run(&mut self, count: usize, init: &mut impl FnMut(Handle<T>, &mut T)) -> usize {
+        const AHEAD: usize = 32;
+        let (slots, counts) = (&mut self.slots, &mut self.counts);
+        let mut stack = self.free.stack();
+        stack.edit(|entries, len| {
+            let top = *len;
+            let listed = entries.get(..top).unwrap_or_default();
+            // Also while unwinding: the objects made are live, and counted.
+            let mut made = scopeguard::guard(0, |made| {
+                *len = top - made;
+                counts.create_many(made);
+            });
+            for (k, &index) in listed.iter().rev().take(count).enumerate() {
+                if let Some(&ahead) = listed.get((top - 1 - k).wrapping_sub(AHEAD)) {
+                    slots.prefetch(ahead as usize);
+                }
+                let index = index as usize;
+                let Some(SlotMut { object, place }) = slots.first_slot_mut(index) else {
+                    break;
+                };
+                let handle = place.next_handle(index);
+                object.reset_at_reuse();
+                let mut object = scopeguard::guard(object, T::reset_at_release);
+                init(handle, &mut object);
+                ScopeGuard::into_inner(object);
+                place.fill(handle);
+                *made += 1;
+            }
+            *made
+        })
+    }
+
     /// Whether a slot is on the free list, building one first for storage that builds slots on
     /// first use.
     pub(crate) fn has_free_slot(&mut self) -> bool {
@@ -191,8 +248,8 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     pub(crate) fn prefill(&mut self) {
         let below = self.free.len();
         let mut in_order = scopeguard::guard(&mut self.free, |free| {
-            let (entries, len) = free.entries_mut();
-            entries[below..*len].reverse();
+            free.stack()
+                .edit(|entries, len| entries[below..*len].reverse());
         });
         while let Some(index) = self.slots.build_next(blank::<T>) {
             in_order.push(index);

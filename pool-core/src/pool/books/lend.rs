@@ -1,8 +1,8 @@
 //! The books seen through a [`Lender`](crate::Lender): the slots' views, and the free list and
 //! counts as cells, which leases change through `&`.
 
-use super::counts::Counts;
 use super::Books;
+use super::counts::Counts;
 use crate::pool::lease::Lease;
 use crate::pooled::blank;
 use crate::slot::NIL;

@@ -6,12 +6,12 @@ use crate::Pooled;
 use crate::pool::par::retain::Chain;
 use crate::pool::par::span::SpanMut;
 use crate::pool::par::{Freed, Retain, Runs};
+use crate::slot::free_list::FreeStack;
+use crate::slot::word;
 use crate::storage::part::PartMut;
 use crate::storage::slots::RestMut;
 use crate::storage::{Slots, Storage};
 use rayon::iter::plumbing::bridge_unindexed;
-use crate::slot::free_list::FreeStack;
-use crate::slot::word;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{Mutex, PoisonError};
 
@@ -66,15 +66,17 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     /// Puts the `chained` slots linked from `head` through their words on the free list, the
     /// one at `head` on top: as the sequential `retain` would have pushed them.
     fn push_chain(&mut self, head: u32, chained: usize) {
-        let (entries, len) = self.free.entries_mut();
-        let bottom = *len;
-        let mut index = head;
-        for at in (bottom..bottom + chained).rev() {
-            entries[at] = index;
-            let word = (self.slots.word(index as usize)).expect("freed slots are in the pool");
-            index = word::low(word);
-        }
-        *len += chained;
+        let slots = &self.slots;
+        self.free.stack().edit(|entries, len| {
+            let bottom = *len;
+            let mut index = head;
+            for at in (bottom..bottom + chained).rev() {
+                entries[at] = index;
+                let word = (slots.word(index as usize)).expect("freed slots are in the pool");
+                index = word::low(word);
+            }
+            *len += chained;
+        });
     }
 }
 

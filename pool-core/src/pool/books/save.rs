@@ -2,8 +2,8 @@
 //! a load that refuses, never panics on, never hangs on and never over-allocates for a save
 //! that does not describe a pool.
 
-use super::{Books, Free};
 use super::counts::Counts;
+use super::{Books, Free};
 use crate::Pooled;
 use crate::limits::{INDEX_END, RETIRED_VERSION};
 use crate::pooled::blank;

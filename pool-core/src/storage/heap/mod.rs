@@ -150,6 +150,11 @@ impl<T> Slots<T> for HeapSlots<T> {
     }
 
     #[inline]
+    fn prefetch(&self, index: usize) {
+        self.first.prefetch(index);
+    }
+
+    #[inline]
     fn slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>> {
         if index < self.first.len() {
             self.first.slot_mut(index)
