@@ -27,6 +27,7 @@ WORKLOADS = {
     "iterate_10": (1_000, "live object"),
     "iterate_50": (5_000, "live object"),
     "iterate_90": (9_000, "live object"),
+    "iterate_keyed_50": (5_000, "live object"),
     "frame": (1, "frame"),
     "reuse": (16, "object"),
 }

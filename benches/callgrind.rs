@@ -115,6 +115,20 @@ fn iterate_setup(peer: &str, percent: usize, iterate: bool) -> Run {
     by_peer!(peer, CAPACITY, |p| run(percent, iterate, p))
 }
 
+fn iterate_keyed_setup(peer: &str, percent: usize, iterate: bool) -> Run {
+    fn run<P: Container + Release + 'static>(percent: usize, iterate: bool, peer: P) -> Run {
+        let (peer, _) = workload::occupy(&Occupancy::new(percent), peer);
+        Box::new(move || {
+            if black_box(iterate) {
+                workload::sum_keyed(black_box(&peer))
+            } else {
+                0
+            }
+        })
+    }
+    by_peer!(peer, CAPACITY, |p| run(percent, iterate, p))
+}
+
 fn frame_setup(peer: &str, frames: usize) -> Run {
     fn run<P: Container + 'static>(frames: usize, mut peer: P) -> Run {
         let bursts = Bursts::new();
@@ -236,6 +250,19 @@ fn iterate_90(run: Run) -> u64 {
 }
 
 #[library_benchmark]
+#[bench::pooling(args = ("pooling", 50, true), setup = iterate_keyed_setup)]
+#[bench::pooling_base(args = ("pooling", 50, false), setup = iterate_keyed_setup)]
+#[bench::slab(args = ("slab", 50, true), setup = iterate_keyed_setup)]
+#[bench::slab_base(args = ("slab", 50, false), setup = iterate_keyed_setup)]
+#[bench::slotmap(args = ("slotmap", 50, true), setup = iterate_keyed_setup)]
+#[bench::slotmap_base(args = ("slotmap", 50, false), setup = iterate_keyed_setup)]
+#[bench::dense_slotmap(args = ("dense_slotmap", 50, true), setup = iterate_keyed_setup)]
+#[bench::dense_slotmap_base(args = ("dense_slotmap", 50, false), setup = iterate_keyed_setup)]
+fn iterate_keyed_50(run: Run) -> u64 {
+    measure(run)
+}
+
+#[library_benchmark]
 #[bench::pooling(args = ("pooling", 1), setup = frame_setup)]
 #[bench::pooling_base(args = ("pooling", 0), setup = frame_setup)]
 #[bench::slab(args = ("slab", 1), setup = frame_setup)]
@@ -263,7 +290,7 @@ fn reuse(run: Run) -> u64 {
 
 library_benchmark_group!(
     name = workloads;
-    benchmarks = churn, churn_24, get, iterate_10, iterate_50, iterate_90, frame, reuse
+    benchmarks = churn, churn_24, get, iterate_10, iterate_50, iterate_90, iterate_keyed_50, frame, reuse
 );
 
 main!(library_benchmark_groups = workloads);

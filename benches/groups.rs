@@ -9,6 +9,9 @@
 //! - `burst`: 2,000 creates into the 2,000 holes that releases at random positions left, after
 //!   an update that touched every spring, against 2,000 `Vec::push`es after the same update
 //!   (only the creates and pushes are timed, per object);
+//! - `frame`: the seed's particle frame at 200,000 springs: one pass of the kernel, ageing, the
+//!   1 % that reach `LIFE` culled, and as many born again; a `Vec` with rayon (`par_iter_mut`,
+//!   `retain`, `extend`) against the pool (`par_retain`, `create_many`), and both sequential;
 //! - `churn_plain`: 1,024 slots half full, a 24-byte object: release then create at a random
 //!   position, as a user writes it, against slotmap's `remove` + `insert` and slab's.
 //!
@@ -28,6 +31,8 @@ const SPRINGS: usize = 200_000;
 const BIG: usize = 2_000_000;
 /// Holes a burst fills, and pushes the `Vec` makes.
 const BURST: usize = 2_000;
+/// Frames a spring lives: with ages staggered, 1 % die each frame.
+const LIFE: f32 = 100.0;
 const K: f32 = 0.5;
 const DT: f32 = 0.01;
 
@@ -70,6 +75,32 @@ impl Spring {
         self.y += self.vy * DT;
         self.scale = 1.0 / (1.0 + (self.vx * self.vx + self.vy * self.vy).sqrt());
         self.age += DT;
+    }
+
+    /// A frame of the seed's particle system: one pass, a frame older; true while it lives.
+    #[inline]
+    fn live_frame(&mut self) -> bool {
+        self.step();
+        self.scale += 1.0;
+        self.scale < LIFE
+    }
+
+    /// The `n`th spring born in a frame, its age (in `scale`, which the frame keeps) zero.
+    fn born(n: usize) -> Self {
+        Self {
+            scale: 0.0,
+            ..Self::nth(n)
+        }
+    }
+
+    /// The `n`th spring of a frame's start: ages staggered so that 1 % die each frame.
+    fn aged(n: usize) -> Self {
+        #[expect(clippy::cast_precision_loss, reason = "below 100")]
+        let age = (n % 100) as f32;
+        Self {
+            scale: age,
+            ..Self::nth(n)
+        }
     }
 
     /// Sixteen passes.
@@ -163,6 +194,42 @@ fn pool_par_sub_steps(pool: &mut SpringPool) {
     pool.par_values_mut().for_each(Spring::sub_steps);
 }
 
+fn frame_vec() -> Vec<Spring> {
+    (0..SPRINGS).map(Spring::aged).collect()
+}
+
+fn frame_pool() -> SpringPool {
+    let mut pool = SpringPool::new();
+    pool.create_many(SPRINGS, |n, s| *s = Spring::aged(n));
+    pool
+}
+
+fn vec_frame(springs: &mut Vec<Spring>) {
+    springs.retain_mut(Spring::live_frame);
+    let born = SPRINGS - springs.len();
+    springs.extend((0..born).map(Spring::born));
+}
+
+/// rayon has no `par_retain` for a `Vec`: the frame in parallel, then a sequential `retain`.
+fn vec_par_frame(springs: &mut Vec<Spring>) {
+    springs.par_iter_mut().for_each(|s| {
+        s.live_frame();
+    });
+    springs.retain(|s| s.scale < LIFE);
+    let born = SPRINGS - springs.len();
+    springs.extend((0..born).map(Spring::born));
+}
+
+fn pool_frame(pool: &mut SpringPool) {
+    pool.retain(Spring::live_frame);
+    pool.create_many(SPRINGS - pool.len(), |n, s| *s = Spring::born(n));
+}
+
+fn pool_par_frame(pool: &mut SpringPool) {
+    pool.par_retain(Spring::live_frame);
+    pool.create_many(SPRINGS - pool.len(), |n, s| *s = Spring::born(n));
+}
+
 /// Three frames of each loop from the same start hold the same springs.
 fn check() {
     let run_vec = |frame: fn(&mut [Spring])| {
@@ -183,6 +250,17 @@ fn check() {
     assert_eq!(run_vec(vec_par_sub_steps), expected);
     for frame in [pool_sub_steps, pool_for_sub_steps, pool_par_sub_steps] {
         assert_eq!(run_pool(frame), expected);
+    }
+    let mut springs = frame_vec();
+    (0..3).for_each(|_| vec_frame(&mut springs));
+    let expected = sorted(springs.iter());
+    let mut springs = frame_vec();
+    (0..3).for_each(|_| vec_par_frame(&mut springs));
+    assert_eq!(sorted(springs.iter()), expected);
+    for frame in [pool_frame, pool_par_frame] {
+        let mut pool = frame_pool();
+        (0..3).for_each(|_| frame(&mut pool));
+        assert_eq!(sorted(pool.values()), expected);
     }
 }
 
@@ -309,6 +387,23 @@ fn groups(c: &mut Criterion) {
         "pooling_par_values_mut",
         start_pool(),
         pool_par_sub_steps,
+    );
+    group.finish();
+
+    let mut group = c.benchmark_group("frame");
+    bench(&mut group, "vec_retain", frame_vec(), vec_frame);
+    bench(&mut group, "pooling_retain", frame_pool(), pool_frame);
+    bench(
+        &mut group,
+        "vec_rayon_par_iter_mut_retain",
+        frame_vec(),
+        vec_par_frame,
+    );
+    bench(
+        &mut group,
+        "pooling_par_retain",
+        frame_pool(),
+        pool_par_frame,
     );
     group.finish();
 

@@ -33,6 +33,11 @@ pub trait Container: Peer {
     fn len(&self) -> usize;
     /// The live objects, in the peer's order.
     fn values(&self) -> impl Iterator<Item = &Particle>;
+    /// The live objects with their keys' bits, in the peer's order: the walk a user writes
+    /// when they need the handles too (the peers without one give 0).
+    fn keyed(&self) -> impl Iterator<Item = (u64, &Particle)> {
+        self.values().map(|p| (0, p))
+    }
     /// Creates a particle from `spawn`, or returns `None` when the peer holds `capacity`
     /// (the particle frame's bound, which the growable peers would otherwise pass).
     fn try_create(&mut self, spawn: &Spawn, capacity: usize) -> Option<Self::Key>;

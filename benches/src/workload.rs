@@ -51,6 +51,16 @@ pub fn sum<P: Container>(peer: &P) -> u64 {
     black_box(sum)
 }
 
+/// Iterate with keys: the sum of `frames_left` and of the keys' bits over every live object.
+#[inline(never)]
+pub fn sum_keyed<P: Container>(peer: &P) -> u64 {
+    let mut sum = 0u64;
+    for (key, p) in peer.keyed() {
+        sum = sum.wrapping_add(u64::from(p.frames_left) ^ key);
+    }
+    black_box(sum)
+}
+
 /// A peer of `occupancy` (`occupy` or `dense`), checked: its live objects sum to what the
 /// occupancy says.
 pub fn occupied<P: Container>(occupancy: &Occupancy, peer: P) -> P {

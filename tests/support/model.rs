@@ -17,7 +17,7 @@ use pooling::{
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
@@ -28,6 +28,11 @@ use std::sync::Once;
 pub(crate) enum Op {
     Create {
         id: u64,
+    },
+    /// `create_many(count)`, the objects `id`, `id + 1`, ...: as many as there is room for.
+    CreateMany {
+        id: u64,
+        count: usize,
     },
     /// Looks up the `pick`-th handle the model knows: live, released or stale.
     Get {
@@ -119,6 +124,8 @@ const HOOKS: [Hook; 7] = [
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Entry {
     Create,
+    /// `create_many` of three.
+    CreateMany,
     TryCreate,
     /// `acquire`, the lease dropped at once.
     Acquire,
@@ -133,8 +140,9 @@ pub(crate) enum Entry {
     GuardDrop,
 }
 
-const ENTRIES: [Entry; 10] = [
+const ENTRIES: [Entry; 11] = [
     Entry::Create,
+    Entry::CreateMany,
     Entry::TryCreate,
     Entry::Acquire,
     Entry::AcquireKeep,
@@ -217,7 +225,11 @@ impl Op {
     pub(crate) fn decode(kind: u8, a: u16, b: u16) -> Self {
         let (a64, b64) = (u64::from(a), u64::from(b));
         match kind % 24 {
-            0..=4 => Op::Create { id: a64 },
+            0..=3 => Op::Create { id: a64 },
+            4 => Op::CreateMany {
+                id: a64,
+                count: 1 + usize::from(b % 16),
+            },
             5 | 6 => Op::Get { pick: a.into() },
             7 => Op::Modify {
                 pick: a.into(),
@@ -632,6 +644,7 @@ fn apply_untrapped<T: Object, S: Strategy<T, B>, B: Storage>(
     match op {
         Op::Trap { .. } | Op::Save { .. } => unreachable!("applied by `apply`"),
         Op::Create { id } => create(pool, model, id),
+        Op::CreateMany { id, count } => create_many(pool, model, id, count),
         Op::Get { pick } => {
             if let Some(handle) = model.pick(pick) {
                 let expected = model.live.get(&handle);
@@ -781,6 +794,44 @@ fn create<T: Object, S: Strategy<T, B>, B: Storage>(
         }
         Created::Full => assert!(full, "create refused a pool with room"),
         Created::Panicked => assert!(full, "create panicked on a pool with room"),
+    }
+}
+
+/// `create_many`: every object made is new and whole, and it stops short only with no slot free.
+fn create_many<T: Object, S: Strategy<T, B>, B: Storage>(
+    pool: &mut Pool<T, S, B>,
+    model: &mut Model<T>,
+    id: u64,
+    count: usize,
+) {
+    let failed = pool.stats().failed;
+    let mut made = Vec::new();
+    let held = Rc::clone(&model.held);
+    let n = pool.create_many_with_handle(count, |i, handle, object| {
+        object.fill(id + i as u64, &held);
+        made.push((handle, id + i as u64));
+    });
+    assert_eq!(n, made.len(), "create_many counted what it made");
+    let stats = pool.stats();
+    assert!(
+        n == count || stats.free == 0,
+        "create_many stopped with room: {stats:?}"
+    );
+    assert_eq!(
+        stats.failed,
+        failed + u64::from(n < count),
+        "a burst cut short is refused once"
+    );
+    for (handle, id) in made {
+        assert!(
+            !model.live.contains_key(&handle),
+            "{handle:?} was handed out twice"
+        );
+        assert!(
+            pool.get(handle).is_some_and(|o| o.is(id)),
+            "{handle:?} is not {id}"
+        );
+        model.live.insert(handle, id);
     }
 }
 
@@ -986,12 +1037,21 @@ fn trap<T: Object, S: Strategy<T, B>, B: Storage>(
     let held = Rc::clone(&model.held);
     let handle = model.pick(pick);
     let evicts = matches!(entry, Entry::Create) && pool.is_full() && S::victim(pool).is_some();
+    // What `create_many` made, each recorded once its `init` is done.
+    let many = RefCell::new(Vec::new());
     let (outcome, fired) = trapped(hook, skip, || match entry {
         Entry::Create => match S::create(pool, 7000, &held) {
             Created::Live(handle) => Some(handle),
             Created::Full | Created::Panicked => None,
         },
         Entry::TryCreate => pool.try_create(|o| o.fill(7001, &held)).ok(),
+        Entry::CreateMany => {
+            pool.create_many_with_handle(3, |_, handle, o| {
+                o.fill(7004, &held);
+                many.borrow_mut().push(handle);
+            });
+            None
+        }
         Entry::Acquire => {
             drop(S::acquire(&pool.lender(), 7002, &held));
             None
@@ -1031,7 +1091,8 @@ fn trap<T: Object, S: Strategy<T, B>, B: Storage>(
             entry,
             Entry::Release | Entry::GuardDrop | Entry::ReleaseAll | Entry::Retain
         );
-    let created = outcome.flatten();
+    let mut created: Vec<Handle<T>> = many.into_inner();
+    created.extend(outcome.flatten());
     let now: HashMap<Handle<T>, u64> = live_objects(pool).into_iter().collect();
     for (handle, id) in model.live.clone() {
         match now.get(&handle) {
@@ -1055,7 +1116,7 @@ fn trap<T: Object, S: Strategy<T, B>, B: Storage>(
         if model.live.contains_key(&handle) {
             continue;
         }
-        if Some(handle) == created {
+        if created.contains(&handle) {
             model.live.insert(handle, id);
             assert!(
                 pool.get(handle).is_some_and(|o| o.is(id)),
@@ -1069,7 +1130,7 @@ fn trap<T: Object, S: Strategy<T, B>, B: Storage>(
     let stats = pool.stats();
     assert!(stats.high_water >= model.peak, "high water fell: {stats:?}");
     assert!(
-        stats.high_water <= model.peak.max(before.live + 1),
+        stats.high_water <= model.peak.max(before.live + created.len().max(1)),
         "high water past the objects in use: {stats:?}"
     );
     model.peak = stats.high_water;
@@ -1197,7 +1258,7 @@ pub(crate) fn run_sync<T: Object>(ops: &[Op], capacity: usize) {
 
 fn apply_sync<T: Object>(pool: &mut SyncPool<T, Fail>, model: &mut Model<T>, op: Op) {
     match op {
-        Op::Create { id } => {
+        Op::Create { id } | Op::CreateMany { id, .. } => {
             let full = pool.stats().free == 0;
             match pool.create(|o| o.fill(id, &model.held)) {
                 Ok(handle) => {
@@ -1307,7 +1368,9 @@ fn trap_sync<T: Object>(
     let handle = model.pick(pick).filter(|h| model.live.contains_key(h));
     let held = Rc::clone(&model.held);
     let (outcome, fired) = trapped(hook, skip, || match entry {
-        Entry::Create | Entry::TryCreate => pool.create(|o| o.fill(7000, &held)).ok(),
+        Entry::Create | Entry::TryCreate | Entry::CreateMany => {
+            pool.create(|o| o.fill(7000, &held)).ok()
+        }
         Entry::Acquire => {
             drop(pool.acquire(|o| o.fill(7002, &held)));
             None
@@ -1337,7 +1400,11 @@ fn trap_sync<T: Object>(
     if let Some(handle) = handle
         && !matches!(
             entry,
-            Entry::Create | Entry::TryCreate | Entry::Acquire | Entry::AcquireKeep
+            Entry::Create
+                | Entry::TryCreate
+                | Entry::CreateMany
+                | Entry::Acquire
+                | Entry::AcquireKeep
         )
     {
         // Released before any hook ran: gone, whether its reset panicked (retired) or not.

@@ -11,9 +11,9 @@ pub(crate) type Bits<'a> = SetBits<Copied<slice::Iter<'a, u64>>>;
 pub(crate) struct Walk<'a, T> {
     objects: &'a [T],
     words: &'a [u64],
-    /// The objects from the current word of bits' first slot on, and that slot's index.
+    /// The objects and the words from the current word of bits' first slot on.
     group: &'a [T],
-    at: usize,
+    group_words: &'a [u64],
     bits: Bits<'a>,
     rest: Chunks<'a, T>,
 }
@@ -25,7 +25,7 @@ impl<'a, T> Walk<'a, T> {
             objects: first.objects,
             words: first.words,
             group: &[],
-            at: 0,
+            group_words: &[],
             bits: SetBits::new(first.bits.iter().copied()),
             rest: chunks,
         }
@@ -45,7 +45,7 @@ impl<'a, T> Walk<'a, T> {
         let object = unsafe { self.group.get_unchecked(bit) };
         // SAFETY: as for `object`: the slot's index is in bounds of the words, as many as the
         // objects. (Read only where the caller uses it: `values()` does not.)
-        let word = unsafe { self.words.get_unchecked(self.at + bit) };
+        let word = unsafe { self.group_words.get_unchecked(bit) };
         Some((word, object))
     }
 
@@ -55,7 +55,7 @@ impl<'a, T> Walk<'a, T> {
         loop {
             if let Some(at) = self.bits.next_word() {
                 self.group = self.objects.get(at..).unwrap_or_default();
-                self.at = at;
+                self.group_words = self.words.get(at..).unwrap_or_default();
                 return Some(());
             }
             self.next_chunk()?;
@@ -107,7 +107,7 @@ impl<T> Clone for Walk<'_, T> {
             objects: self.objects,
             words: self.words,
             group: self.group,
-            at: self.at,
+            group_words: self.group_words,
             bits: self.bits.clone(),
             rest: self.rest.clone(),
         }
