@@ -363,7 +363,7 @@ fn churn_positions() -> Vec<usize> {
     (0..STEPS).map(|_| rng.usize(..512)).collect()
 }
 
-fn groups(c: &mut Criterion) {
+fn updates(c: &mut Criterion) {
     check();
 
     let mut group = c.benchmark_group("kernel");
@@ -375,7 +375,7 @@ fn groups(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("sub_steps");
     bench(&mut group, "vec_for_each", start_vec(), |s| {
-        vec_sub_steps(s)
+        vec_sub_steps(s);
     });
     bench(&mut group, "pooling_for_each", start_pool(), pool_sub_steps);
     bench(&mut group, "pooling_for", start_pool(), pool_for_sub_steps);
@@ -406,12 +406,14 @@ fn groups(c: &mut Criterion) {
         pool_par_frame,
     );
     group.finish();
+}
 
+fn bursts(c: &mut Criterion) {
     for (name, springs) in [("burst", SPRINGS), ("burst_2m", BIG)] {
         let holes = holes(springs);
         let mut group = c.benchmark_group(name);
         group.bench_function("vec_push", |b| {
-            b.iter_custom(|iters| vec_bursts(iters, springs))
+            b.iter_custom(|iters| vec_bursts(iters, springs));
         });
         group.bench_function("pooling_create", |b| {
             b.iter_custom(|iters| pool_bursts(iters, &holes, springs));
@@ -421,7 +423,9 @@ fn groups(c: &mut Criterion) {
         });
         group.finish();
     }
+}
 
+fn churn_plain(c: &mut Criterion) {
     let positions = churn_positions();
     let mut group = c.benchmark_group("churn_plain");
     {
@@ -503,6 +507,6 @@ fn bench<P>(group: &mut Group<'_>, name: &str, mut peer: P, mut frame: impl FnMu
 criterion_group! {
     name = benches;
     config = pooling_benches::config();
-    targets = groups
+    targets = updates, bursts, churn_plain
 }
 criterion_main!(benches);

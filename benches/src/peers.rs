@@ -4,6 +4,10 @@
 //! `#[inline(always)]`, as a user's loop has them: left to the inliner, one build of the
 //! callgrind suite called pooling's `release` out of line (86 instructions a churn step) where
 //! another inlined it (78).
+#![allow(
+    clippy::inline_always,
+    reason = "the peers' steps inline as in a user's loop"
+)]
 
 use crate::particle::{Particle, ParticlePool};
 use crate::peer::{Container, Peer, Release};

@@ -949,8 +949,7 @@ fn check_walks<T: Object, S, B: Storage>(
     step: usize,
 ) -> Result<(), String> {
     let mut one_by_one = Vec::new();
-    let mut iter = pool.iter();
-    while let Some((handle, object)) = iter.next() {
+    for (handle, object) in pool.iter() {
         one_by_one.push((handle, object.id()));
     }
     let ids: Vec<u64> = one_by_one.iter().map(|&(_, id)| id).collect();
@@ -1021,6 +1020,19 @@ fn check_walks<T: Object, S, B: Storage>(
     Ok(())
 }
 
+/// `create_many` of three for a trap, each object recorded in `many` once its `init` is done.
+fn create_three<T: Object, S, B: Storage>(
+    pool: &mut Pool<T, S, B>,
+    held: &Rc<()>,
+    many: &RefCell<Vec<Handle<T>>>,
+) -> Option<Handle<T>> {
+    pool.create_many_with_handle(3, |_, handle, o| {
+        o.fill(7004, held);
+        many.borrow_mut().push(handle);
+    });
+    None
+}
+
 /// Runs `entry` with `hook` armed, then learns what the pool kept: a step whose hook did not
 /// fire is checked as it would be untrapped; one whose hook fired may have happened or not,
 /// and only what the entry point may change did. Objects whose reset panicked stay live,
@@ -1045,13 +1057,7 @@ fn trap<T: Object, S: Strategy<T, B>, B: Storage>(
             Created::Full | Created::Panicked => None,
         },
         Entry::TryCreate => pool.try_create(|o| o.fill(7001, &held)).ok(),
-        Entry::CreateMany => {
-            pool.create_many_with_handle(3, |_, handle, o| {
-                o.fill(7004, &held);
-                many.borrow_mut().push(handle);
-            });
-            None
-        }
+        Entry::CreateMany => create_three(pool, &held, &many),
         Entry::Acquire => {
             drop(S::acquire(&pool.lender(), 7002, &held));
             None

@@ -24,6 +24,10 @@ pub(crate) trait FreeStack {
     fn view(&mut self) -> FreeCells<'_>;
 
     /// Makes room for `total` entries in all (a heap pool's list, as the pool grows).
+    #[cfg_attr(
+        not(feature = "alloc"),
+        expect(dead_code, reason = "for growing, shrinking, checks and saves, which need alloc")
+    )]
     fn reserve(&mut self, total: usize);
 
     /// The slot `create` takes next, `NIL` when none is free.
@@ -41,6 +45,10 @@ pub(crate) trait FreeStack {
     }
 
     /// The free slots' indices, the one taken last first.
+    #[cfg_attr(
+        not(feature = "alloc"),
+        expect(dead_code, reason = "for growing, shrinking, checks and saves, which need alloc")
+    )]
     #[inline]
     fn entries(&self) -> &[u32] {
         let (entries, len) = self.parts();
@@ -62,6 +70,10 @@ pub(crate) trait FreeStack {
 
     /// Puts the slots from `first` to `first + count` on top, so that they are taken in index
     /// order, before the slots free already.
+    #[cfg_attr(
+        not(feature = "alloc"),
+        expect(dead_code, reason = "for growing, shrinking, checks and saves, which need alloc")
+    )]
     #[inline]
     fn push_run(&mut self, first: usize, count: usize) {
         let mut stack = self.stack();
@@ -71,6 +83,10 @@ pub(crate) trait FreeStack {
     }
 
     /// Keeps only the entries for which `keep` is true, in order.
+    #[cfg_attr(
+        not(feature = "alloc"),
+        expect(dead_code, reason = "for growing, shrinking, checks and saves, which need alloc")
+    )]
     fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
         self.stack().edit(|entries, len| {
             let mut kept = 0;
@@ -277,6 +293,8 @@ impl FreeCells<'_> {
     /// [`FreeStack::push_run`], after making room for `total` entries in all (a heap pool's
     /// list, as the pool grows).
     pub(crate) fn push_run(&self, first: usize, count: usize, total: usize) {
+        #[cfg(not(feature = "alloc"))]
+        let _ = total;
         match self {
             #[cfg(feature = "alloc")]
             Self::Heap(cell) => {

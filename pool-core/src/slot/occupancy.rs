@@ -106,7 +106,7 @@ impl<I: Iterator<Item = u64>> SetBits<I> {
         }
         let mut len = BITS - first;
         self.bits = 0;
-        while let Some(word) = self.words.next() {
+        for word in self.words.by_ref() {
             self.at = self.at.wrapping_add(BITS);
             if word == u64::MAX {
                 len += BITS;

@@ -165,10 +165,9 @@ impl<T> Chunk<T> {
             let object = self.objects.as_ptr().wrapping_add(local);
             // SAFETY: a prefetch reads and writes nothing (it may fetch a cache line, no more),
             // and `sse`, which it needs, is in every x86_64 target.
-            unsafe {
-                _mm_prefetch::<_MM_HINT_ET0>(word.cast());
-                _mm_prefetch::<_MM_HINT_ET0>(object.cast());
-            }
+            unsafe { _mm_prefetch::<_MM_HINT_ET0>(word.cast()) };
+            // SAFETY: as for the word's.
+            unsafe { _mm_prefetch::<_MM_HINT_ET0>(object.cast()) };
         }
     }
 
