@@ -26,7 +26,10 @@ pub(crate) trait FreeStack {
     /// Makes room for `total` entries in all (a heap pool's list, as the pool grows).
     #[cfg_attr(
         not(feature = "alloc"),
-        expect(dead_code, reason = "for growing, shrinking, checks and saves, which need alloc")
+        expect(
+            dead_code,
+            reason = "for growing, shrinking, checks and saves, which need alloc"
+        )
     )]
     fn reserve(&mut self, total: usize);
 
@@ -47,7 +50,10 @@ pub(crate) trait FreeStack {
     /// The free slots' indices, the one taken last first.
     #[cfg_attr(
         not(feature = "alloc"),
-        expect(dead_code, reason = "for growing, shrinking, checks and saves, which need alloc")
+        expect(
+            dead_code,
+            reason = "for growing, shrinking, checks and saves, which need alloc"
+        )
     )]
     #[inline]
     fn entries(&self) -> &[u32] {
@@ -72,7 +78,10 @@ pub(crate) trait FreeStack {
     /// order, before the slots free already.
     #[cfg_attr(
         not(feature = "alloc"),
-        expect(dead_code, reason = "for growing, shrinking, checks and saves, which need alloc")
+        expect(
+            dead_code,
+            reason = "for growing, shrinking, checks and saves, which need alloc"
+        )
     )]
     #[inline]
     fn push_run(&mut self, first: usize, count: usize) {
@@ -85,7 +94,10 @@ pub(crate) trait FreeStack {
     /// Keeps only the entries for which `keep` is true, in order.
     #[cfg_attr(
         not(feature = "alloc"),
-        expect(dead_code, reason = "for growing, shrinking, checks and saves, which need alloc")
+        expect(
+            dead_code,
+            reason = "for growing, shrinking, checks and saves, which need alloc"
+        )
     )]
     fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
         self.stack().edit(|entries, len| {
