@@ -102,31 +102,24 @@ fn get_setup(peer: &str, lookups: usize) -> Run {
 }
 
 fn iterate_setup(peer: &str, percent: usize, iterate: bool) -> Run {
-    fn run<P: Container + Release + 'static>(percent: usize, iterate: bool, peer: P) -> Run {
-        let (peer, _) = workload::occupy(&Occupancy::new(percent), peer);
-        Box::new(move || {
-            if black_box(iterate) {
-                workload::sum(black_box(&peer))
-            } else {
-                0
-            }
-        })
-    }
-    by_peer!(peer, CAPACITY, |p| run(percent, iterate, p))
+    walk_setup(peer, percent, iterate, false)
 }
 
 fn iterate_keyed_setup(peer: &str, percent: usize, iterate: bool) -> Run {
-    fn run<P: Container + Release + 'static>(percent: usize, iterate: bool, peer: P) -> Run {
+    walk_setup(peer, percent, iterate, true)
+}
+
+/// A peer at `percent` live, walked (with its keys if `keyed`) if `iterate`.
+fn walk_setup(peer: &str, percent: usize, iterate: bool, keyed: bool) -> Run {
+    fn run<P: Container + Release + 'static>(percent: usize, walk: (bool, bool), peer: P) -> Run {
         let (peer, _) = workload::occupy(&Occupancy::new(percent), peer);
-        Box::new(move || {
-            if black_box(iterate) {
-                workload::sum_keyed(black_box(&peer))
-            } else {
-                0
-            }
+        Box::new(move || match black_box(walk) {
+            (false, _) => 0,
+            (true, false) => workload::sum(black_box(&peer)),
+            (true, true) => workload::sum_keyed(black_box(&peer)),
         })
     }
-    by_peer!(peer, CAPACITY, |p| run(percent, iterate, p))
+    by_peer!(peer, CAPACITY, |p| run(percent, (iterate, keyed), p))
 }
 
 fn frame_setup(peer: &str, frames: usize) -> Run {

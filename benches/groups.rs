@@ -274,8 +274,14 @@ fn holes(springs: usize) -> Vec<usize> {
 }
 
 /// `iters` bursts, each after releasing the springs at `holes` and an update of every spring;
-/// only the creates are timed.
-fn pool_bursts(iters: u64, holes: &[usize], springs: usize) -> Duration {
+/// only `burst`, which creates as many springs as there are holes and records their handles
+/// in order, is timed.
+fn pool_bursts(
+    iters: u64,
+    holes: &[usize],
+    springs: usize,
+    mut burst: impl FnMut(&mut SpringPool, usize, &mut Vec<Handle<Spring>>),
+) -> Duration {
     let mut pool = start_pool_of(springs);
     let mut handles: Vec<Handle<Spring>> = pool.iter().map(|(h, _)| h).collect();
     let mut made = Vec::with_capacity(holes.len());
@@ -287,13 +293,9 @@ fn pool_bursts(iters: u64, holes: &[usize], springs: usize) -> Duration {
         pool_for_each(&mut pool);
         made.clear();
         let start = Instant::now();
-        for n in 0..holes.len() {
-            made.push(
-                pool.create(|s| *s = Spring::nth(n))
-                    .expect("a hole for each"),
-            );
-        }
+        burst(&mut pool, holes.len(), &mut made);
         timed += start.elapsed();
+        assert_eq!(made.len(), holes.len(), "a hole for each");
         for (&at, &handle) in holes.iter().zip(&made) {
             handles[at] = handle;
         }
@@ -301,29 +303,19 @@ fn pool_bursts(iters: u64, holes: &[usize], springs: usize) -> Duration {
     timed
 }
 
-/// [`pool_bursts`] with one `create_many` for the burst.
-fn pool_many_bursts(iters: u64, holes: &[usize], springs: usize) -> Duration {
-    let mut pool = start_pool_of(springs);
-    let mut handles: Vec<Handle<Spring>> = pool.iter().map(|(h, _)| h).collect();
-    let mut made = Vec::with_capacity(holes.len());
-    let mut timed = Duration::ZERO;
-    for _ in 0..iters {
-        for &at in holes {
-            pool.release(handles[at]).expect("live");
-        }
-        pool_for_each(&mut pool);
-        made.clear();
-        let start = Instant::now();
-        pool.create_many_with_handle(holes.len(), |n, handle, s| {
-            *s = Spring::nth(n);
-            made.push(handle);
-        });
-        timed += start.elapsed();
-        for (&at, &handle) in holes.iter().zip(&made) {
-            handles[at] = handle;
-        }
+/// A burst of `create`s, one per hole.
+fn create_loop(pool: &mut SpringPool, count: usize, made: &mut Vec<Handle<Spring>>) {
+    for n in 0..count {
+        made.push(pool.create(|s| *s = Spring::nth(n)).expect("a hole"));
     }
-    timed
+}
+
+/// A burst of one `create_many`.
+fn create_many(pool: &mut SpringPool, count: usize, made: &mut Vec<Handle<Spring>>) {
+    pool.create_many_with_handle(count, |n, handle, s| {
+        *s = Spring::nth(n);
+        made.push(handle);
+    });
 }
 
 /// The same for a `Vec`: as many springs removed from its end, the update, then the pushes.
@@ -416,10 +408,10 @@ fn bursts(c: &mut Criterion) {
             b.iter_custom(|iters| vec_bursts(iters, springs));
         });
         group.bench_function("pooling_create", |b| {
-            b.iter_custom(|iters| pool_bursts(iters, &holes, springs));
+            b.iter_custom(|iters| pool_bursts(iters, &holes, springs, create_loop));
         });
         group.bench_function("pooling_create_many", |b| {
-            b.iter_custom(|iters| pool_many_bursts(iters, &holes, springs));
+            b.iter_custom(|iters| pool_bursts(iters, &holes, springs, create_many));
         });
         group.finish();
     }
