@@ -140,6 +140,31 @@ fn iteration_crosses_occupancy_words() {
     assert_eq!(values, [1000, 1063, 1064, 1127, 1128, 1199]);
 }
 
+/// The soak's finding: the free list's room, which growing raises to the new capacity, goes
+/// back down with the chunks `shrink` gives back, so that a pool that grew and shrank back
+/// holds what it held before (but for its table of chunk positions).
+#[test]
+fn shrinking_gives_back_the_free_lists_room() {
+    let mut pool = Pool::<Probe, Grow>::with_capacity(100);
+    assert_eq!(pool.books().free_room(), 100);
+    let handles: Vec<_> = (0..500)
+        .map(|v| pool.create(|p| p.value = v).unwrap())
+        .collect();
+    assert!(pool.books().free_room() >= pool.capacity());
+    let grown = pool.capacity();
+    for &handle in &handles[100..] {
+        pool.release(handle).unwrap();
+    }
+    assert_eq!(pool.shrink(), grown - 100);
+    assert_eq!(pool.books().free_room(), 100);
+    assert!(handles[..100].iter().all(|&h| pool.contains(h)));
+    pool.check_consistency().unwrap();
+    for &handle in &handles[..100] {
+        pool.release(handle).unwrap();
+    }
+    assert_eq!(pool.create_many(100, |_, _| {}), 100);
+}
+
 /// Full words are walked whole (`WalkMut`): the mutable walks, by `next` and by `fold`, started
 /// fresh or part-way, yield what the shared walk does, on words full, partly full and empty,
 /// the last word short, and chunks grown past the first.

@@ -162,6 +162,14 @@ impl HeapStack {
         }
     }
 
+    /// Gives back the room past `total` entries, which must be at least the list's length.
+    pub(crate) fn shrink_to(&mut self, total: usize) {
+        debug_assert!(total >= self.len);
+        if total < self.entries.len() {
+            *self = Self::from_entries(self.entries(), total);
+        }
+    }
+
     /// A list of `entries`, the one taken last first, with room for `capacity` in all.
     pub(crate) fn from_entries(entries: &[u32], capacity: usize) -> Self {
         let mut room = alloc::vec![0; capacity.max(entries.len())];

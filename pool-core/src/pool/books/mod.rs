@@ -155,6 +155,12 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         self.counts.high_water()
     }
 
+    /// The entries the free list has room for.
+    #[cfg(test)]
+    pub(crate) fn free_room(&self) -> usize {
+        crate::slot::free_list::FreeStack::parts(&self.free).0.len()
+    }
+
     /// Sets the version of `handle`'s slot, counted from the pool's offset.
     #[cfg(test)]
     pub(crate) fn force_version(&mut self, handle: Handle<T>, version: u32) {

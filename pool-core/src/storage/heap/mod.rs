@@ -84,7 +84,11 @@ impl<T> HeapSlots<T> {
             return 0;
         }
         free.retain(|index| index < geometry.start() || !freeable[geometry.position(index).0]);
-        self.grown.free_chunks(self.offset, |k| freeable[k])
+        let freed = self.grown.free_chunks(self.offset, |k| freeable[k]);
+        // The list's room goes with the chunks: a pool that grew and shrank back holds what it
+        // held before.
+        free.shrink_to(self.capacity());
+        freed
     }
 
     /// The word of the slot at `index`, if there is one.
