@@ -8,6 +8,11 @@ pub use pool_core::{
     LenderIter, LenderValues, Panic, Pool, PoolFull, PoolToken, Pooled, Reset, Runs, RunsMut,
     StaleHandle, Stats, Storage, TotalOrder, Values, ValuesMut,
 };
+#[cfg(feature = "alloc")]
+pub use pool_core::{
+    ColumnIter, ColumnIterMut, ColumnPool, ColumnRuns, ColumnRunsMut, ColumnValues,
+    ColumnValuesMut, Columnar,
+};
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]
 pub use pool_core::{OwnedSyncLease, SyncGuard, SyncIter, SyncLease, SyncPool};
 #[cfg(feature = "rayon")]

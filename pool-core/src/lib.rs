@@ -41,6 +41,8 @@ extern crate std;
 
 #[cfg(feature = "bevy")]
 mod bevy;
+#[cfg(feature = "alloc")]
+mod columns;
 mod error;
 mod limits;
 mod missing;
@@ -59,6 +61,11 @@ mod sync;
 #[path = "private.rs"]
 pub mod __private;
 
+#[cfg(feature = "alloc")]
+pub use crate::columns::{
+    ColumnIter, ColumnIterMut, ColumnPool, ColumnRuns, ColumnRunsMut, ColumnValues,
+    ColumnValuesMut, Columnar,
+};
 pub use crate::error::{PoolFull, StaleHandle};
 pub use crate::order::{Importance, TotalOrder};
 pub use crate::pool::Pool;

@@ -83,8 +83,14 @@ pub struct PoolToken<'a, T> {
 /// the token, so that the compiler does not suggest it to user code that tries to build one.
 #[inline]
 pub(crate) fn blank<T: Pooled>() -> T {
-    T::blank(PoolToken {
+    T::blank(token())
+}
+
+/// A token for a call the pool makes to build `T`'s blank objects.
+#[inline]
+pub(crate) fn token<'a, T>() -> PoolToken<'a, T> {
+    PoolToken {
         call: PhantomData,
         object: PhantomData,
-    })
+    }
 }

@@ -8,6 +8,10 @@ pub use crate::missing::AllocFeature;
 #[cfg(all(feature = "alloc", target_has_atomic = "64", not(feature = "async")))]
 pub use crate::missing::AsyncFeature;
 pub use crate::missing::LendsThroughItsLender;
+#[cfg(feature = "alloc")]
+pub use crate::{ColumnPool, Columnar};
+#[cfg(feature = "alloc")]
+pub use alloc::vec::Vec;
 #[cfg(not(feature = "rayon"))]
 pub use crate::missing::{MissingFeature, RayonFeature};
 pub use crate::reset::field::{

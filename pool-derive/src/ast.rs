@@ -33,6 +33,8 @@ pub(crate) struct Variant<'a> {
 
 pub(crate) struct Field<'a> {
     pub(crate) member: Member,
+    /// As written: a column pool's row views give each field's reference the same.
+    pub(crate) vis: &'a syn::Visibility,
     pub(crate) ty: &'a Type,
     pub(crate) reset: FieldReset,
     /// The span of the attribute key that chose `reset`, if one did.
@@ -121,6 +123,7 @@ fn fields<'a>(fields: &'a Fields, item: Item, errors: &mut Errors) -> Vec<Field<
                     },
                     Member::Named,
                 ),
+                vis: &field.vis,
                 ty: &field.ty,
                 reset: attrs.reset,
                 reset_key: attrs.key,

@@ -36,6 +36,8 @@ pub(crate) struct Pool {
     pub(crate) vis: Visibility,
     pub(crate) size: Count,
     pub(crate) engine: Engine,
+    /// `layout = columns`: each field in an array of its own, in a `ColumnPool`.
+    pub(crate) columns: bool,
 }
 
 /// A `size` or `max`: a number of slots.

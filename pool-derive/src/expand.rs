@@ -5,7 +5,7 @@ use crate::Derive;
 use crate::ast::{Field, Input};
 use crate::config::{Count, Pool, Shape, Strategy};
 use crate::errors::Errors;
-use crate::{bound, fallback, pool_type, valid};
+use crate::{bound, columns, fallback, pool_type, valid};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -22,6 +22,7 @@ pub(crate) fn derive(node: &DeriveInput, derive: Derive) -> TokenStream {
             let mut errors = Errors::default();
             let pool = valid::pool(&input, &mut errors);
             match errors.after(shape) {
+                Ok(Shape::Struct(fields)) if pool.columns => columns::expand(&input, fields, &pool),
                 Ok(shape) => impl_pooled(&input, &shape, &pool),
                 Err(error) => fallback::pooled(&input, &pool, &error),
             }

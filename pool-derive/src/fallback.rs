@@ -1,15 +1,27 @@
 //! What a derive emits when the input has errors: the errors, and stubs that keep the rest of the
 //! user's code compiling, so that only the real errors are reported (thiserror's approach).
 
-use crate::ast::Input;
+use crate::ast::{Body, Input};
+use crate::columns;
 use crate::config::Pool;
 use crate::pool_type;
 use proc_macro2::TokenStream;
 use quote::quote;
+use syn::Member;
 
 /// For `#[derive(Pooled)]`: the errors, the pool type, and a stub `Pooled` impl.
 pub(crate) fn pooled(input: &Input<'_>, pool: &Pool, error: &syn::Error) -> TokenStream {
     let error = error.to_compile_error();
+    // A column struct that can have columns gets them, so that code using its rows adds no
+    // errors.
+    if let Body::Struct(fields) = &input.body
+        && pool.columns
+        && input.node.generics.params.is_empty()
+        && fields.iter().all(|field| matches!(field.member, Member::Named(_)))
+    {
+        let columns = columns::expand(input, fields, pool);
+        return quote!(#error #columns);
+    }
     let node = input.node;
     let krate = input.krate();
     let ident = &node.ident;

@@ -109,9 +109,15 @@ impl Field<'_> {
     /// one.
     pub(crate) fn blank(&self, private: &TokenStream) -> TokenStream {
         let member = &self.member;
+        let value = self.blank_value(private);
+        quote!(#member: #value)
+    }
+
+    /// The field's value in the blank object (see [`blank`](Field::blank)).
+    pub(crate) fn blank_value(&self, private: &TokenStream) -> TokenStream {
         let ty = self.ty;
         let build = self.build.as_ref().map(|build| &build.expr);
-        let value = match (&self.reset, build) {
+        match (&self.reset, build) {
             (FieldReset::Reset, None) => {
                 let blank = self.reset_call(private, "blank");
                 quote!(#blank())
@@ -137,8 +143,7 @@ impl Field<'_> {
             }
             (FieldReset::Keep, Some(build)) => self.value(build),
             (FieldReset::Keep, None) => self.default(private),
-        };
-        quote!(#member: #value)
+        }
     }
 
     /// The field type's `Default::default()`, for `keep` and `reset_with` fields with no

@@ -15,6 +15,7 @@ extern crate proc_macro;
 mod ast;
 mod attr;
 mod bound;
+mod columns;
 mod config;
 mod errors;
 mod expand;

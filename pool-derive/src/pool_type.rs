@@ -209,7 +209,7 @@ pub(crate) fn expand(
 /// attribute that chose it (the struct's name for the default heap): `__require_heap!()`,
 /// `__require_heap!(grow)`, `__require_sync!()`; nothing for an inline pool, which needs
 /// nothing.
-fn requirement(input: &Input<'_>, pool: &Pool) -> Option<TokenStream> {
+pub(crate) fn requirement(input: &Input<'_>, pool: &Pool) -> Option<TokenStream> {
     let attrs = &input.attrs;
     let (span, check) = match pool.engine {
         Engine::Inline(_) => return None,

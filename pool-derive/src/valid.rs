@@ -2,11 +2,11 @@
 //! they leave for `expand`: a `Shape` for both derives, a `config::Pool` for `Pooled`.
 
 use crate::ast::{Body, Input, Variant};
-use crate::attr::{Container, OnFull as Word, Storage};
+use crate::attr::{Container, Layout, OnFull as Word, Storage};
 use crate::config::{Bounded, Count, Engine, OnFull, Pool, Refuse, Shape};
 use crate::errors::Errors;
 use quote::format_ident;
-use syn::Expr;
+use syn::{Expr, Member};
 
 /// The object every slot is reset to: the struct, or the enum's one blank variant.
 pub(crate) fn shape<'a>(input: &'a Input<'a>) -> syn::Result<Shape<'a>> {
@@ -129,12 +129,40 @@ pub(crate) fn pool(input: &Input<'_>, errors: &mut Errors) -> Pool {
             ),
         );
     }
+    let columns = columns(input, &engine, errors);
     Pool {
         name,
         vis: attrs.vis.clone().unwrap_or_else(|| input.node.vis.clone()),
         size: attrs.size.clone().unwrap_or_else(Count::stand_in),
         engine,
+        columns,
     }
+}
+
+/// Whether the pool keeps its objects as columns, and what `layout = columns` cannot go with:
+/// a column pool is a struct's, with named fields (a column each), on the heap, and its
+/// objects are never whole, so nothing can rank one to evict it.
+fn columns(input: &Input<'_>, engine: &Engine, errors: &mut Errors) -> bool {
+    let Some((span, Layout::Columns)) = input.attrs.layout else {
+        return false;
+    };
+    let ident = &input.node.ident;
+    match &input.body {
+        Body::Struct(fields) if fields.iter().all(|f| matches!(f.member, Member::Named(_))) => {}
+        Body::Struct(_) => errors.at(span, "`layout = columns` names each column after its field: give the struct named fields, or remove `layout = columns`"),
+        Body::Enum(_) | Body::Union(_) => errors.at(span, "`layout = columns` keeps each field of a struct in an array of its own; an enum's variants have different fields: use the default layout, or a struct with an enum-typed field"),
+    }
+    if !input.node.generics.params.is_empty() {
+        errors.spanning(&input.node.generics, format_args!("`layout = columns` does not take generic parameters yet: give `{ident}` concrete field types, or remove `layout = columns`"));
+    }
+    let why = match engine {
+        Engine::Heap(OnFull::Grow(_) | OnFull::Bounded(Bounded::Refuse(_))) => return true,
+        Engine::Heap(OnFull::Bounded(Bounded::Evict(_))) => "`on_full = evict`: an evicting pool ranks whole objects, and a column pool has none; use `on_full = fail`, `panic` or `grow`, and release the least important object yourself (`pool.iter()` finds it)",
+        Engine::Inline(_) => "`storage = inline` yet: its columns live on the heap; remove `storage = inline`, or keep the default layout for a pool without an allocator",
+        Engine::Sync(_) => "`sync` yet: a pool shared across threads hands out whole objects; remove `sync` and share the column pool behind a lock, or keep the default layout",
+    };
+    errors.at(span, format_args!("`layout = columns` cannot go with {why}"));
+    true
 }
 
 /// The runtime pool and its strategy, from `sync`, `storage`, `on_full`, `evict_by` and `max`.

@@ -107,6 +107,17 @@ impl<T> Handle<T> {
         }
     }
 
+    /// The same handle, of another type: a column pool's books name a slot by the handle of
+    /// the object whose fields its columns hold.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    pub(crate) const fn cast<U>(self) -> Handle<U> {
+        Handle {
+            bits: self.bits,
+            marker: PhantomData,
+        }
+    }
+
     /// The handle whose bits are `word`, the word of a live slot (its version odd, so not zero).
     #[inline]
     pub(crate) fn from_live_word(word: u64) -> Self {

@@ -150,6 +150,6 @@ impl<T: Pooled, const MAX: usize> Lender<'_, T, Grow<MAX>> {
 /// The most slots a pool of `capacity` slots may hold: `MAX`, or its capacity if built larger,
 /// and never more than any pool holds.
 #[cfg(feature = "alloc")]
-fn limit<const MAX: usize>(capacity: usize) -> usize {
+pub(crate) fn limit<const MAX: usize>(capacity: usize) -> usize {
     MAX.max(capacity).min(crate::limits::MAX_CAPACITY)
 }

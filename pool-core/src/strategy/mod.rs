@@ -3,7 +3,7 @@
 
 mod evict;
 mod fail;
-mod grow;
+pub(crate) mod grow;
 mod panic;
 
 pub use evict::Evict;

@@ -1,7 +1,7 @@
 //! The `#[pool(...)]` attributes on the struct or enum.
 
 use super::parse::{key, pool_attrs, skip_value};
-use super::values::{self, OnFull, Storage};
+use super::values::{self, Layout, OnFull, Storage};
 use super::{FIELD_KEYS, Item, STRUCT_KEYS, VARIANT_KEYS};
 use crate::Derive;
 use crate::config::Count;
@@ -34,6 +34,8 @@ pub(crate) struct Container {
     pub(crate) misplaced_blank: Option<Span>,
     /// `sync`: the pool is a `SyncPool`, shared across threads. The key's span.
     pub(crate) sync: Option<Span>,
+    /// `layout = columns`: each field in an array of its own. The key's span.
+    pub(crate) layout: Option<(Span, Layout)>,
 }
 
 /// Reads the struct's or enum's `#[pool(...)]` attributes.
@@ -55,6 +57,7 @@ pub(crate) fn container(
         krate: None,
         misplaced_blank: None,
         sync: None,
+        layout: None,
     };
     let mut seen: Vec<String> = Vec::new();
     for attr in pool_attrs(attrs) {
@@ -63,7 +66,16 @@ pub(crate) fn container(
             let span = meta.path.span();
             let known = matches!(
                 key.as_str(),
-                "size" | "sync" | "on_full" | "evict_by" | "max" | "storage" | "name" | "vis" | "crate"
+                "size"
+                    | "sync"
+                    | "on_full"
+                    | "evict_by"
+                    | "max"
+                    | "storage"
+                    | "layout"
+                    | "name"
+                    | "vis"
+                    | "crate"
             );
             if known && seen.contains(&key) {
                 errors.at(span, format_args!("duplicate `{key}`: give it once"));
@@ -87,6 +99,7 @@ pub(crate) fn container(
                 "max" => container.max = Some((span, values::count(&meta, "max", errors)?)),
                 "on_full" => container.on_full = values::on_full(&meta, errors)?,
                 "storage" => container.storage = values::storage(&meta, errors)?,
+                "layout" => container.layout = values::layout(&meta, errors)?,
                 "evict_by" => {
                     if !meta.input.peek(Token![=]) {
                         errors.at(span, "`evict_by` needs the measure of an object's importance, such as `evict_by = Voice::loudness`, a `fn(&Voice) -> K` where `K: Ord`");

@@ -11,14 +11,14 @@ mod variant;
 
 pub(crate) use container::{Container, container};
 pub(crate) use field::{Build, FieldReset, field};
-pub(crate) use values::{OnFull, Storage};
+pub(crate) use values::{Layout, OnFull, Storage};
 pub(crate) use variant::variant;
 
 const FIELD_KEYS: &str = "`reset = <expr>`, `reset_with = <function>`, `keep` or `build = <expr>`";
 
 const VARIANT_KEYS: &str = "`blank`, which marks the variant every object is reset to";
 
-const STRUCT_KEYS: &str = "`size = N`, `sync`, `on_full = fail | panic | evict | grow`, `evict_by = <fn>`, `max = N`, `storage = heap | inline`, `name = <type name>`, `vis = <visibility>` and `crate = <path>`";
+const STRUCT_KEYS: &str = "`size = N`, `sync`, `on_full = fail | panic | evict | grow`, `evict_by = <fn>`, `max = N`, `storage = heap | inline`, `layout = objects | columns`, `name = <type name>`, `vis = <visibility>` and `crate = <path>`";
 
 /// What the derive is on, for messages that name it: `struct` or `enum`. (Unions are rejected
 /// whole, and worded as structs until then.)

@@ -46,6 +46,45 @@ impl Storage {
         "`heap` (the default: one allocation) or `inline` (inside the pool, no allocator)";
 }
 
+/// How the pool lays out its objects, as `#[pool(layout = ...)]` says it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// Each object whole, its fields side by side: the default.
+    Objects,
+    /// Each field in an array of its own.
+    Columns,
+}
+
+impl Layout {
+    const CHOICES: &str = "`objects` (the default: each object whole) or `columns` (each field in an array of its own)";
+}
+
+/// `layout = objects | columns`: `None` if it is wrong (reported).
+pub(super) fn layout(
+    meta: &ParseNestedMeta<'_>,
+    errors: &mut Errors,
+) -> syn::Result<Option<(Span, Layout)>> {
+    let span = meta.path.span();
+    if !meta.input.peek(Token![=]) {
+        errors.at(span, format_args!("`layout` needs a kind: {}", Layout::CHOICES));
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let value: Expr = meta.value()?.parse()?;
+    let ident = match &value {
+        Expr::Path(path) => path.path.get_ident(),
+        _ => None,
+    };
+    match ident.map(ToString::to_string).as_deref() {
+        Some("objects") => return Ok(Some((span, Layout::Objects))),
+        Some("columns") => return Ok(Some((span, Layout::Columns))),
+        _ => {}
+    }
+    let unknown = format!("unknown `layout`: write {}", Layout::CHOICES);
+    errors.spanning(&value, not_a_word("layout", &value, unknown));
+    Ok(None)
+}
+
 /// `size = N` or `max = N`: `None` if it is wrong (reported).
 pub(super) fn count(
     meta: &ParseNestedMeta<'_>,

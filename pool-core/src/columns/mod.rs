@@ -1,0 +1,229 @@
+//! Pools whose objects live as columns: `#[pool(size = N, layout = columns)]` keeps each field
+//! of the struct in an array of its own, behind the same handles, strategies and books as a
+//! [`Pool`](crate::Pool). The books are a pool of [`Row`]s (objects of no size, one a slot);
+//! the derive generates the columns and the row views, which are the only code that knows
+//! the fields.
+
+mod api;
+mod runs;
+mod scan;
+mod strategy;
+
+pub use runs::{ColumnRuns, ColumnRunsMut};
+pub use scan::{ColumnIter, ColumnIterMut, ColumnValues, ColumnValuesMut};
+
+use crate::{Handle, Heap, Pool, PoolToken, Pooled};
+use core::fmt;
+use core::marker::PhantomData;
+
+/// A struct kept as columns: what `#[derive(Pooled)]` implements for a struct with
+/// `#[pool(size = N, layout = columns)]`, with the column storage and the row views it
+/// generates (`ParticleColumns`, `ParticleRef`, `ParticleMut`, `ParticleSlices`,
+/// `ParticleSlicesMut` for `Particle`). The pool calls the methods; user code has no reason to.
+///
+/// Every method that takes an index or a range is called by the pool with one inside the
+/// columns, whose every column has the same length.
+pub trait Columnar: Sized {
+    /// The number of slots [`ColumnPool::new`] builds, from `#[pool(size = N)]`.
+    const SIZE: usize;
+    /// The pool's name, for messages and `Debug`.
+    const NAME: &'static str;
+    /// What a full pool does, from `#[pool(on_full = ...)]`.
+    type Strategy;
+    /// One array per field.
+    type Columns;
+    /// A live object's fields, shared: a reference to each.
+    type Ref<'a>
+    where
+        Self: 'a;
+    /// A live object's fields, mutably: a mutable reference to each.
+    type Mut<'a>
+    where
+        Self: 'a;
+    /// Consecutive objects' fields: a slice of each column.
+    type Slices<'a>
+    where
+        Self: 'a;
+    /// Consecutive objects' fields, mutably: a mutable slice of each column.
+    type SlicesMut<'a>
+    where
+        Self: 'a;
+
+    /// Columns of `len` blank rows, each field as a struct's blank object would have it.
+    fn columns(len: usize, token: PoolToken<'_, Self>) -> Self::Columns;
+    /// Adds blank rows, or drops rows from the end, to `len` rows.
+    fn resize(columns: &mut Self::Columns, len: usize, token: PoolToken<'_, Self>);
+    /// The row at `index`.
+    fn row(columns: &Self::Columns, index: usize) -> Self::Ref<'_>;
+    /// The row at `index`, mutably.
+    fn row_mut(columns: &mut Self::Columns, index: usize) -> Self::Mut<'_>;
+    /// Every row, as slices.
+    fn slices(columns: &Self::Columns) -> Self::Slices<'_>;
+    /// Every row, as mutable slices.
+    fn slices_mut(columns: &mut Self::Columns) -> Self::SlicesMut<'_>;
+    /// The first `mid` rows of `slices`, and the rest.
+    fn split_at<'a>(
+        slices: Self::Slices<'a>,
+        mid: usize,
+    ) -> (Self::Slices<'a>, Self::Slices<'a>)
+    where
+        Self: 'a;
+    /// The first `mid` rows of `slices`, mutably, and the rest.
+    fn split_at_mut<'a>(
+        slices: Self::SlicesMut<'a>,
+        mid: usize,
+    ) -> (Self::SlicesMut<'a>, Self::SlicesMut<'a>)
+    where
+        Self: 'a;
+    /// The row at `index` of `slices`.
+    fn slice_row<'a>(slices: &Self::Slices<'a>, index: usize) -> Self::Ref<'a>
+    where
+        Self: 'a;
+    /// The first row of `slices`, mutably, and the rest; `None` when it has none.
+    fn split_first_mut<'a>(
+        slices: Self::SlicesMut<'a>,
+    ) -> Option<(Self::Mut<'a>, Self::SlicesMut<'a>)>
+    where
+        Self: 'a;
+    /// Resets the fields that own something. Runs when the object is released.
+    fn reset_at_release(row: Self::Mut<'_>);
+    /// Resets the plain-data fields. Runs when the slot is reused, before `init`.
+    fn reset_at_reuse(row: Self::Mut<'_>);
+}
+
+/// A slot of a column pool's books: no object of its own, as the columns hold its fields.
+pub(crate) struct Row<P>(PhantomData<fn() -> P>);
+
+impl<P: Columnar> Pooled for Row<P> {
+    const SIZE: usize = P::SIZE;
+    const NAME: &'static str = P::NAME;
+    type Strategy = P::Strategy;
+
+    #[inline]
+    fn blank(_: PoolToken<'_, Self>) -> Self {
+        Row(PhantomData)
+    }
+
+    #[inline]
+    fn reset_at_release(&mut self) {}
+
+    #[inline]
+    fn reset_at_reuse(&mut self) {}
+}
+
+/// A pool of `P`s kept as columns: each field in an array of its own, so that a kernel over a
+/// few fields of many objects streams only those, and the compiler vectorizes it across
+/// objects. `#[derive(Pooled)]` with `#[pool(size = N, layout = columns)]` names it for the
+/// struct: `ParticlePool` is `ColumnPool<Particle>`.
+///
+/// It is a [`Pool`] in all but the objects' layout: the same [`Handle`]s (a `Handle<Particle>`,
+/// checked by version), strategies, [`Stats`](crate::Stats), field resets and attributes. Where
+/// a `Pool` hands out `&Particle`, it hands out a row: `ParticleRef<'_>` (a reference to each
+/// field), `ParticleMut<'_>` (a mutable reference to each), and for kernels, runs of
+/// consecutive live objects as `ParticleSlicesMut<'_>` (a slice of each column).
+///
+/// ```
+/// use pooling::Pooled;
+///
+/// #[derive(Pooled)]
+/// #[pool(size = 1024, layout = columns)]
+/// struct Particle {
+///     x: f32,
+///     vx: f32,
+///     trail: Vec<(f32, f32)>,
+/// }
+///
+/// let mut pool = ParticlePool::new();
+/// let p = pool.create(|p| *p.vx = 2.0)?;
+/// for run in pool.runs_mut() {
+///     // A slice of each column: the loop the compiler vectorizes.
+///     for (x, vx) in run.x.iter_mut().zip(run.vx.iter()) {
+///         *x += vx * 0.5;
+///     }
+/// }
+/// assert_eq!(*pool.get(p).unwrap().x, 1.0);
+/// pool.get_mut(p).unwrap().trail.push((1.0, 0.0));
+/// pool.release(p)?; // `trail` cleared, its buffer kept
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct ColumnPool<P: Columnar, S = <P as Columnar>::Strategy> {
+    keys: Pool<Row<P>, S, Heap>,
+    /// As many rows as the books have slot indices.
+    columns: P::Columns,
+}
+
+impl<P: Columnar, S> ColumnPool<P, S> {
+    /// Builds a pool of `P::SIZE` blank objects (the `size` of `#[pool(size = N)]`): one
+    /// allocation per column, and the slots' words and occupancy bits apart.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 256, layout = columns)]
+    /// # struct Particle { x: f32 }
+    /// let pool = ParticlePool::new();
+    /// assert_eq!(pool.capacity(), 256);
+    /// ```
+    ///
+    /// # Panics
+    /// If `P::SIZE` exceeds [`Pool::MAX_CAPACITY`], or the columns cannot be allocated.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::with_capacity(P::SIZE)
+    }
+
+    /// Builds a pool of `capacity` blank objects, whatever `#[pool(size = N)]` says.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 256, layout = columns)]
+    /// # struct Particle { x: f32 }
+    /// let pool = ParticlePool::with_capacity(10_000);
+    /// assert_eq!(pool.capacity(), 10_000);
+    /// ```
+    ///
+    /// # Panics
+    /// If `capacity` is 0 or exceeds [`Pool::MAX_CAPACITY`].
+    #[must_use]
+    pub fn with_capacity(capacity: usize) -> Self {
+        let keys = Pool::with_capacity(capacity);
+        let columns = P::columns(keys.capacity(), token());
+        Self { keys, columns }
+    }
+
+    /// Rows for every slot index the books have, after they grew or shrank.
+    fn fit_columns(&mut self) {
+        let end = self.keys.books().index_end();
+        P::resize(&mut self.columns, end, token());
+    }
+}
+
+impl<P: Columnar, S> Default for ColumnPool<P, S> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<P: Columnar, S> fmt::Debug for ColumnPool<P, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.stats().debug_as(P::NAME, f)
+    }
+}
+
+/// A handle of the books as the handle of the object its slot holds.
+#[inline]
+fn object<P>(handle: Handle<Row<P>>) -> Handle<P> {
+    handle.cast()
+}
+
+/// The handle of an object as the handle of its slot in the books.
+#[inline]
+fn slot<P>(handle: Handle<P>) -> Handle<Row<P>> {
+    handle.cast()
+}
+
+/// A token for the columns' blank rows: only the pool builds them.
+fn token<'a, P>() -> PoolToken<'a, P> {
+    crate::pooled::token()
+}

@@ -1,0 +1,226 @@
+//! Code generation for `layout = columns`: the struct's columns (`FooColumns`, a `Vec` per
+//! field), its row views (`FooRef`, `FooMut`: a reference to each field), its run views
+//! (`FooSlices`, `FooSlicesMut`: a slice of each column), the `Columnar` impl that ties them
+//! to the runtime's `ColumnPool`, and the pool type.
+
+use crate::ast::{Field, Input};
+use crate::config::Pool;
+use crate::pool_type;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use syn::Member;
+
+/// The generated types and impl for a struct with named fields and no generic parameters
+/// (`valid` reports any other).
+pub(crate) fn expand(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> TokenStream {
+    let krate = input.krate();
+    let private = Input::private();
+    let alias = input.private_alias();
+    let ident = &input.node.ident;
+    let vis = &pool.vis;
+    let name = &pool.name;
+    let [columns, row, row_mut, slices, slices_mut] =
+        ["Columns", "Ref", "Mut", "Slices", "SlicesMut"].map(|kind| format_ident!("{ident}{kind}"));
+    let names: Vec<&Ident> = fields.iter().map(name_of).collect();
+    let tys: Vec<_> = fields.iter().map(|field| field.ty).collect();
+    let field_vis: Vec<_> = fields.iter().map(|field| field.vis).collect();
+    let blanks: Vec<_> = fields
+        .iter()
+        .map(|field| field.blank_value(&private))
+        .collect();
+    let at_release: Vec<_> = fields
+        .iter()
+        .zip(&names)
+        .map(|(field, name)| field.reset_at_release(&private, &quote!(*row.#name)))
+        .collect();
+    let at_reuse: Vec<_> = fields
+        .iter()
+        .zip(&names)
+        .map(|(field, name)| field.reset_at_reuse(&private, &quote!(*row.#name)))
+        .collect();
+    let size = &pool.size;
+    let name_text = name.to_string();
+    let strategy = pool_type::strategy(&krate, &pool.engine);
+    let requirement = pool_type::requirement(input, pool);
+    let docs = Docs::new(ident, name);
+    let [columns_doc, row_doc, row_mut_doc, slices_doc, slices_mut_doc, pool_doc] = docs.all();
+    let [left, right] = [format_ident!("__pooled_left"), format_ident!("__pooled_right")];
+    quote! {
+        #[doc = #pool_doc]
+        #vis type #name = #krate::ColumnPool<#ident, #strategy>;
+
+        #[doc = #columns_doc]
+        #vis struct #columns {
+            #(#names: #krate::__private::Vec<#tys>,)*
+        }
+
+        #[doc = #row_doc]
+        #[derive(Clone, Copy)]
+        #vis struct #row<'a> {
+            #(#field_vis #names: &'a #tys,)*
+        }
+
+        #[doc = #row_mut_doc]
+        #vis struct #row_mut<'a> {
+            #(#field_vis #names: &'a mut #tys,)*
+        }
+
+        #[doc = #slices_doc]
+        #[derive(Clone, Copy)]
+        #vis struct #slices<'a> {
+            #(#field_vis #names: &'a [#tys],)*
+        }
+
+        #[doc = #slices_mut_doc]
+        #vis struct #slices_mut<'a> {
+            #(#field_vis #names: &'a mut [#tys],)*
+        }
+
+        #[doc(hidden)]
+        const _: () = {
+            #alias
+            #krate::__require_pooling_not_pool_core!();
+            #requirement
+
+            // The struct's fields are read only through its columns: this says so to the
+            // dead-code lint, which would otherwise flag every field.
+            #[allow(dead_code)]
+            fn __pooled_fields(object: &#ident) {
+                #(let _ = &object.#names;)*
+            }
+
+            #[automatically_derived]
+            impl #private::Columnar for #ident {
+                const SIZE: usize = #size;
+                const NAME: &'static str = #name_text;
+                type Strategy = #strategy;
+                type Columns = #columns;
+                type Ref<'a> = #row<'a>;
+                type Mut<'a> = #row_mut<'a>;
+                type Slices<'a> = #slices<'a>;
+                type SlicesMut<'a> = #slices_mut<'a>;
+
+                fn columns(len: usize, _: #private::PoolToken<'_, Self>) -> #columns {
+                    #columns {
+                        #(#names: {
+                            let mut column = #private::Vec::with_capacity(len);
+                            column.resize_with(len, || #blanks);
+                            column
+                        },)*
+                    }
+                }
+
+                fn resize(columns: &mut #columns, len: usize, _: #private::PoolToken<'_, Self>) {
+                    #(columns.#names.resize_with(len, || #blanks);)*
+                }
+
+                #[inline]
+                fn row(columns: &#columns, index: usize) -> #row<'_> {
+                    #row { #(#names: &columns.#names[index],)* }
+                }
+
+                #[inline]
+                fn row_mut(columns: &mut #columns, index: usize) -> #row_mut<'_> {
+                    #row_mut { #(#names: &mut columns.#names[index],)* }
+                }
+
+                #[inline]
+                fn slices(columns: &#columns) -> #slices<'_> {
+                    #slices { #(#names: &columns.#names,)* }
+                }
+
+                #[inline]
+                fn slices_mut(columns: &mut #columns) -> #slices_mut<'_> {
+                    #slices_mut { #(#names: &mut columns.#names,)* }
+                }
+
+                #[inline]
+                fn split_at<'a>(slices: #slices<'a>, mid: usize) -> (#slices<'a>, #slices<'a>)
+                where
+                    Self: 'a,
+                {
+                    #(let #names = slices.#names.split_at(mid);)*
+                    (#slices { #(#names: #names.0,)* }, #slices { #(#names: #names.1,)* })
+                }
+
+                #[inline]
+                fn split_at_mut<'a>(
+                    slices: #slices_mut<'a>,
+                    mid: usize,
+                ) -> (#slices_mut<'a>, #slices_mut<'a>)
+                where
+                    Self: 'a,
+                {
+                    #(let #names = slices.#names.split_at_mut(mid);)*
+                    (#slices_mut { #(#names: #names.0,)* }, #slices_mut { #(#names: #names.1,)* })
+                }
+
+                #[inline]
+                fn slice_row<'a>(slices: &#slices<'a>, index: usize) -> #row<'a>
+                where
+                    Self: 'a,
+                {
+                    #row { #(#names: &slices.#names[index],)* }
+                }
+
+                #[inline]
+                fn split_first_mut<'a>(
+                    slices: #slices_mut<'a>,
+                ) -> ::core::option::Option<(#row_mut<'a>, #slices_mut<'a>)>
+                where
+                    Self: 'a,
+                {
+                    #(let (#left, #right) = slices.#names.split_first_mut()?; let #names = (#left, #right);)*
+                    ::core::option::Option::Some((
+                        #row_mut { #(#names: #names.0,)* },
+                        #slices_mut { #(#names: #names.1,)* },
+                    ))
+                }
+
+                #[inline]
+                fn reset_at_release(row: #row_mut<'_>) {
+                    #(#at_release)*
+                }
+
+                #[inline]
+                fn reset_at_reuse(row: #row_mut<'_>) {
+                    #(#at_reuse)*
+                }
+            }
+        };
+    }
+}
+
+fn name_of<'a>(field: &'a Field<'_>) -> &'a Ident {
+    match &field.member {
+        Member::Named(name) => name,
+        Member::Unnamed(_) => unreachable!("`valid` reports a column struct without named fields"),
+    }
+}
+
+/// The generated types' doc comments, naming the struct and its pool.
+struct Docs {
+    ident: String,
+    pool: String,
+}
+
+impl Docs {
+    fn new(ident: &Ident, pool: &Ident) -> Self {
+        Self {
+            ident: ident.to_string(),
+            pool: pool.to_string(),
+        }
+    }
+
+    fn all(&self) -> [String; 6] {
+        let Self { ident, pool } = self;
+        [
+            format!("The columns of a [`{pool}`]: an array of each field of [`{ident}`], a row a slot. Only the pool reaches them."),
+            format!("A live [`{ident}`] in a [`{pool}`], shared: a reference to each of its fields (`*row.field`). From `get` and iteration."),
+            format!("A live [`{ident}`] in a [`{pool}`], mutably: a mutable reference to each of its fields (`*row.field = value`). From `create`, `get_mut`, `retain` and iteration."),
+            format!("A run of consecutive live [`{ident}`]s in a [`{pool}`]: a slice of each column, all of one length. From `runs`."),
+            format!("A run of consecutive live [`{ident}`]s in a [`{pool}`], mutably: a mutable slice of each column, all of one length, for kernels the compiler vectorizes. From `runs_mut`."),
+            format!("A pool of [`{ident}`] objects kept as columns, generated by `#[derive(Pooled)]` with `layout = columns`: each field in an array of its own. [`ColumnPool`](pooling::ColumnPool) documents its methods."),
+        ]
+    }
+}

@@ -1,0 +1,373 @@
+//! Columns (issue 33): `#[pool(layout = columns)]` keeps each field in an array of its own,
+//! behind the same handles, strategies, stats and resets as the default layout.
+
+use pooling::{Handle, Pooled, Stats};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::rc::Rc;
+
+#[derive(Pooled)]
+#[pool(size = 64, layout = columns)]
+struct Particle {
+    x: f32,
+    vx: f32,
+    frames_left: u32,
+    trail: Vec<u8>,
+    emitter: Option<Rc<()>>,
+}
+
+/// `Particle`'s twin in the default layout: the model a column pool must match.
+#[derive(Pooled)]
+#[pool(size = 64)]
+struct Twin {
+    x: f32,
+    vx: f32,
+    frames_left: u32,
+    trail: Vec<u8>,
+    emitter: Option<Rc<()>>,
+}
+
+#[derive(Pooled)]
+#[pool(size = 8, layout = columns)]
+struct Tuned {
+    #[pool(reset = 7)]
+    seven: u32,
+    #[pool(keep)]
+    kept: u32,
+    #[pool(build = Vec::with_capacity(32))]
+    buffer: Vec<u8>,
+    #[pool(reset_with = Vec::clear)]
+    log: Vec<String>,
+}
+
+#[derive(Pooled)]
+#[pool(size = 2, on_full = grow, max = 40, layout = columns)]
+struct Enemy {
+    id: u32,
+    name: String,
+}
+
+#[derive(Pooled)]
+#[pool(size = 2, on_full = panic, layout = columns)]
+struct Boss {
+    health: u32,
+}
+
+#[test]
+fn a_released_object_is_reset_field_by_field_and_its_handle_goes_stale() {
+    let mut pool = ParticlePool::new();
+    let emitter = Rc::new(());
+    let p = pool
+        .create(|p| {
+            (*p.x, *p.vx, *p.frames_left) = (1.0, 2.0, 3);
+            p.trail.extend_from_slice(&[1, 2, 3]);
+            *p.emitter = Some(Rc::clone(&emitter));
+        })
+        .unwrap();
+    assert_eq!(Rc::strong_count(&emitter), 2);
+    let row = pool.get(p).unwrap();
+    assert_eq!((*row.x, *row.vx, *row.frames_left), (1.0, 2.0, 3));
+    assert_eq!(row.trail, &[1, 2, 3]);
+
+    pool.release(p).unwrap();
+    assert_eq!(Rc::strong_count(&emitter), 1, "the reference let go at release");
+    assert!(pool.get(p).is_none());
+    assert!(pool.get_mut(p).is_none());
+    assert!(!pool.contains(p));
+    assert!(pool.release(p).is_err());
+
+    let q = pool.create(|_| {}).unwrap();
+    assert_eq!(q.index(), p.index(), "the slot is reused");
+    assert_ne!(q, p);
+    let row = pool.get(q).unwrap();
+    assert_eq!((*row.x, *row.vx, *row.frames_left), (0.0, 0.0, 0));
+    assert!(row.trail.is_empty() && row.trail.capacity() >= 3, "cleared, buffer kept");
+    assert!(row.emitter.is_none());
+}
+
+#[test]
+fn field_attributes_reset_as_in_the_default_layout() {
+    let mut pool = TunedPool::new();
+    let t = pool.create(|_| {}).unwrap();
+    let row = pool.get(t).unwrap();
+    assert_eq!(*row.seven, 7);
+    assert!(row.buffer.capacity() >= 32, "built by `build`");
+    let t2 = pool
+        .create(|t| {
+            *t.seven = 1;
+            *t.kept = 9;
+            t.buffer.push(1);
+            t.log.push("hit".into());
+        })
+        .unwrap();
+    pool.release(t2).unwrap();
+    pool.release(t).unwrap();
+    // The slot released last is taken first.
+    let again = pool.create(|_| {}).unwrap();
+    assert_eq!(again.index(), t.index());
+    let again = pool.create(|_| {}).unwrap();
+    assert_eq!(again.index(), t2.index());
+    let row = pool.get(again).unwrap();
+    assert_eq!((*row.seven, *row.kept), (7, 9), "`reset` reset, `keep` kept");
+    assert!(row.buffer.is_empty() && row.log.is_empty());
+}
+
+#[test]
+fn a_panicking_init_leaves_the_slot_free_and_its_row_reset() {
+    let mut pool = ParticlePool::new();
+    let emitter = Rc::new(());
+    let caught = catch_unwind(AssertUnwindSafe(|| {
+        pool.create(|p| {
+            *p.emitter = Some(Rc::clone(&emitter));
+            p.trail.push(1);
+            panic!("init fails");
+        })
+    }));
+    assert!(caught.is_err());
+    assert_eq!(Rc::strong_count(&emitter), 1, "what init wrote is reset");
+    assert!(pool.is_empty());
+    pool.check_consistency().unwrap();
+    let p = pool.create(|_| {}).unwrap();
+    assert!(pool.get(p).unwrap().trail.is_empty());
+}
+
+#[test]
+fn runs_are_the_live_objects_in_slot_order_as_equal_slices() {
+    let mut pool = ParticlePool::new();
+    let handles: Vec<_> = (0..40)
+        .map(|i| pool.create(|p| *p.frames_left = i).unwrap())
+        .collect();
+    for (i, &h) in handles.iter().enumerate() {
+        if i % 3 == 0 || (10..20).contains(&i) {
+            pool.release(h).unwrap();
+        }
+    }
+    let mut seen = Vec::new();
+    for run in pool.runs() {
+        assert_eq!(run.x.len(), run.frames_left.len());
+        assert_eq!(run.trail.len(), run.emitter.len());
+        assert!(!run.x.is_empty());
+        seen.extend_from_slice(run.frames_left);
+    }
+    let live: Vec<u32> = (0..40)
+        .filter(|i| !(i % 3 == 0 || (10..20).contains(i)))
+        .collect();
+    assert_eq!(seen, live);
+    let runs = pool.runs().count();
+    // 1-2, 4-5, 7-8, 20, and six pairs from 22-23 to 37-38.
+    assert_eq!(runs, 10, "runs end only at released slots");
+
+    for run in pool.runs_mut() {
+        for (x, f) in run.x.iter_mut().zip(&*run.frames_left) {
+            *x = *f as f32;
+        }
+    }
+    for (handle, row) in pool.iter() {
+        assert_eq!(*row.x, *row.frames_left as f32);
+        assert_eq!(handle.index() as u32, *row.frames_left);
+        assert!(handles.contains(&handle));
+    }
+    assert_eq!(pool.values().count(), live.len());
+    for row in pool.values_mut() {
+        *row.vx = 1.0;
+    }
+    for (handle, row) in pool.iter_mut() {
+        *row.vx += handle.index() as f32;
+    }
+    assert!(pool.values().all(|row| *row.vx == 1.0 + *row.frames_left as f32));
+}
+
+#[test]
+fn retain_releases_and_resets_the_rows_it_drops() {
+    let mut pool = ParticlePool::new();
+    let emitter = Rc::new(());
+    for frames in 1..=10 {
+        pool.create(|p| {
+            *p.frames_left = frames;
+            *p.emitter = Some(Rc::clone(&emitter));
+        })
+        .unwrap();
+    }
+    pool.retain(|p| {
+        *p.frames_left -= 1;
+        *p.frames_left > 5
+    });
+    assert_eq!(pool.len(), 4);
+    assert_eq!(Rc::strong_count(&emitter), 5);
+    let mut dropped = Vec::new();
+    pool.retain_with_handle(|handle, p| {
+        if *p.frames_left == 9 {
+            dropped.push(handle);
+            return false;
+        }
+        true
+    });
+    assert_eq!(dropped.len(), 1);
+    assert!(!pool.contains(dropped[0]));
+    pool.release_all();
+    assert!(pool.is_empty());
+    assert_eq!(Rc::strong_count(&emitter), 1);
+    let stats = pool.stats();
+    assert_eq!((stats.created, stats.released, stats.live), (10, 10, 0));
+}
+
+#[test]
+fn a_panic_in_retain_leaves_the_pool_whole() {
+    let mut pool = ParticlePool::new();
+    for frames in 0..8 {
+        pool.create(|p| *p.frames_left = frames).unwrap();
+    }
+    let caught = catch_unwind(AssertUnwindSafe(|| {
+        pool.retain(|p| {
+            assert!(*p.frames_left != 5, "keep fails");
+            *p.frames_left % 2 == 0
+        });
+    }));
+    assert!(caught.is_err());
+    pool.check_consistency().unwrap();
+    assert_eq!(pool.len(), 6, "the odd ones before the panic released");
+    assert_eq!(pool.values().count(), pool.len());
+}
+
+#[test]
+fn a_growing_pool_grows_its_columns_and_never_loses_an_object() {
+    let mut pool = EnemyPool::new();
+    let handles: Vec<_> = (0..40)
+        .map(|id| {
+            pool.create(|e| {
+                *e.id = id;
+                e.name.push_str("enemy");
+            })
+            .unwrap()
+        })
+        .collect();
+    assert_eq!(pool.capacity(), 40);
+    assert!(pool.create(|_| {}).is_err(), "at `max`");
+    for (id, &h) in (0..).zip(&handles) {
+        assert_eq!(*pool.get(h).unwrap().id, id);
+    }
+    assert_eq!(
+        pool.runs().map(|run| run.id.len()).sum::<usize>(),
+        40,
+        "runs reach every chunk"
+    );
+    for &h in &handles[2..] {
+        pool.release(h).unwrap();
+    }
+    assert_eq!(pool.shrink(), 38);
+    assert_eq!(pool.capacity(), 2);
+    assert!(pool.get(handles[10]).is_none());
+    let again = pool.create(|e| *e.id = 99).unwrap();
+    assert_eq!(*pool.get(again).unwrap().id, 99);
+    assert!(pool.get(again).unwrap().name.is_empty(), "a grown row is blank");
+    pool.check_consistency().unwrap();
+}
+
+#[test]
+fn a_panicking_pool_panics_when_full_and_stays_whole() {
+    let mut pool = BossPool::new();
+    let a = pool.create(|b| *b.health = 1);
+    pool.create(|b| *b.health = 2);
+    let caught = catch_unwind(AssertUnwindSafe(|| pool.create(|_| {})));
+    let message = caught.unwrap_err();
+    let message = message.downcast_ref::<String>().unwrap();
+    assert!(message.contains("BossPool is full"), "{message}");
+    assert_eq!(*pool.get(a).unwrap().health, 1);
+    assert!(pool.try_create(|_| {}).is_err());
+    assert_eq!(pool.stats().failed, 2);
+}
+
+#[test]
+fn a_burst_fills_free_slots_in_order_and_counts_one_refusal() {
+    let mut pool = ParticlePool::new();
+    let mut made = Vec::new();
+    let n = pool.create_many_with_handle(100, |i, handle, p| {
+        *p.frames_left = u32::try_from(i).unwrap();
+        made.push(handle);
+    });
+    assert_eq!(n, 64);
+    assert_eq!(pool.stats().failed, 1);
+    for (i, h) in made.iter().enumerate() {
+        assert_eq!(h.index(), i);
+        assert_eq!(*pool.get(*h).unwrap().frames_left as usize, i);
+    }
+}
+
+/// What both layouts hold: each live object's slot index and fields.
+fn column_rows(pool: &ParticlePool) -> Vec<(usize, f32, u32, Vec<u8>, bool)> {
+    pool.iter()
+        .map(|(h, p)| (h.index(), *p.x, *p.frames_left, p.trail.clone(), p.emitter.is_some()))
+        .collect()
+}
+
+fn twin_rows(pool: &TwinPool) -> Vec<(usize, f32, u32, Vec<u8>, bool)> {
+    pool.iter()
+        .map(|(h, p)| (h.index(), p.x, p.frames_left, p.trail.clone(), p.emitter.is_some()))
+        .collect()
+}
+
+fn same_stats(a: Stats, b: Stats) -> bool {
+    (a.capacity, a.live, a.free, a.created, a.released, a.failed, a.high_water)
+        == (b.capacity, b.live, b.free, b.created, b.released, b.failed, b.high_water)
+}
+
+#[test]
+fn random_operations_leave_both_layouts_alike() {
+    let emitter = Rc::new(());
+    for seed in 0..40 {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut columns = ParticlePool::new();
+        let mut twin = TwinPool::new();
+        let mut handles: Vec<(Handle<Particle>, Handle<Twin>)> = Vec::new();
+        for step in 0..400u32 {
+            match rng.u8(0..10) {
+                0..=3 => {
+                    let trail = rng.u8(..);
+                    let a = columns.create(|p| {
+                        *p.frames_left = step;
+                        p.trail.push(trail);
+                        *p.emitter = Some(Rc::clone(&emitter));
+                    });
+                    let b = twin.create(|p| {
+                        p.frames_left = step;
+                        p.trail.push(trail);
+                        p.emitter = Some(Rc::clone(&emitter));
+                    });
+                    assert_eq!(a.is_ok(), b.is_ok());
+                    if let (Ok(a), Ok(b)) = (a, b) {
+                        assert_eq!(a.index(), b.index());
+                        handles.push((a, b));
+                    }
+                }
+                4..=6 if !handles.is_empty() => {
+                    let (a, b) = handles.swap_remove(rng.usize(..handles.len()));
+                    assert_eq!(columns.release(a).is_ok(), twin.release(b).is_ok());
+                }
+                7 => {
+                    let n = rng.usize(..20);
+                    let made_a = columns.create_many(n, |i, p| *p.x = i as f32);
+                    let made_b = twin.create_many(n, |i, p| p.x = i as f32);
+                    assert_eq!(made_a, made_b);
+                }
+                8 => {
+                    let cut = rng.u32(..=step.max(1));
+                    columns.retain(|p| *p.frames_left >= cut);
+                    twin.retain(|p| p.frames_left >= cut);
+                    handles.retain(|(a, _)| columns.contains(*a));
+                }
+                _ => {
+                    for run in columns.runs_mut() {
+                        for x in run.x.iter_mut() {
+                            *x += 1.0;
+                        }
+                    }
+                    twin.values_mut().for_each(|p| p.x += 1.0);
+                }
+            }
+            assert_eq!(column_rows(&columns), twin_rows(&twin), "seed {seed}, step {step}");
+            assert!(same_stats(columns.stats(), twin.stats()), "seed {seed}, step {step}");
+        }
+        columns.check_consistency().unwrap();
+        drop((columns, twin));
+        assert_eq!(Rc::strong_count(&emitter), 1, "seed {seed}: no reference outlives its pool");
+    }
+}
