@@ -44,7 +44,6 @@ pub(crate) fn expand(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> To
     let requirement = pool_type::requirement(input, pool);
     let docs = Docs::new(ident, name);
     let [columns_doc, row_doc, row_mut_doc, slices_doc, slices_mut_doc, pool_doc] = docs.all();
-    let [left, right] = [format_ident!("__pooled_left"), format_ident!("__pooled_right")];
     quote! {
         #[doc = #pool_doc]
         #vis type #name = #krate::ColumnPool<#ident, #strategy>;
@@ -100,14 +99,10 @@ pub(crate) fn expand(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> To
                 type Slices<'a> = #slices<'a>;
                 type SlicesMut<'a> = #slices_mut<'a>;
 
-                fn columns(len: usize, _: #private::PoolToken<'_, Self>) -> #columns {
-                    #columns {
-                        #(#names: {
-                            let mut column = #private::Vec::with_capacity(len);
-                            column.resize_with(len, || #blanks);
-                            column
-                        },)*
-                    }
+                fn columns(len: usize, token: #private::PoolToken<'_, Self>) -> #columns {
+                    let mut columns = #columns { #(#names: #private::Vec::new(),)* };
+                    <Self as #private::Columnar>::resize(&mut columns, len, token);
+                    columns
                 }
 
                 fn resize(columns: &mut #columns, len: usize, _: #private::PoolToken<'_, Self>) {
@@ -170,7 +165,7 @@ pub(crate) fn expand(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> To
                 where
                     Self: 'a,
                 {
-                    #(let (#left, #right) = slices.#names.split_first_mut()?; let #names = (#left, #right);)*
+                    #(let #names = slices.#names.split_first_mut()?;)*
                     ::core::option::Option::Some((
                         #row_mut { #(#names: #names.0,)* },
                         #slices_mut { #(#names: #names.1,)* },
