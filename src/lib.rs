@@ -3,15 +3,15 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
-pub use pool_core::{
-    Evict, Evictable, Fail, Grow, Handle, Heap, Importance, Inline, Iter, IterMut, Lease, Lender,
-    LenderIter, LenderValues, Panic, Pool, PoolFull, PoolToken, Pooled, Reset, Runs, RunsMut,
-    StaleHandle, Stats, Storage, TotalOrder, Values, ValuesMut,
-};
 #[cfg(feature = "alloc")]
 pub use pool_core::{
     ColumnIter, ColumnIterMut, ColumnPool, ColumnRuns, ColumnRunsMut, ColumnValues,
     ColumnValuesMut, Columnar,
+};
+pub use pool_core::{
+    Evict, Evictable, Fail, Grow, Handle, Heap, Importance, Inline, Iter, IterMut, Lease, Lender,
+    LenderIter, LenderValues, Panic, Pool, PoolFull, PoolToken, Pooled, Reset, Runs, RunsMut,
+    StaleHandle, Stats, Storage, TotalOrder, Values, ValuesMut,
 };
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]
 pub use pool_core::{OwnedSyncLease, SyncGuard, SyncIter, SyncLease, SyncPool};

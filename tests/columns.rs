@@ -2,6 +2,7 @@
 //! behind the same handles, strategies, stats and resets as the default layout.
 
 use pooling::{Handle, Pooled, Stats};
+use rayon::prelude::*;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 
@@ -69,7 +70,11 @@ fn a_released_object_is_reset_field_by_field_and_its_handle_goes_stale() {
     assert_eq!(row.trail, &[1, 2, 3]);
 
     pool.release(p).unwrap();
-    assert_eq!(Rc::strong_count(&emitter), 1, "the reference let go at release");
+    assert_eq!(
+        Rc::strong_count(&emitter),
+        1,
+        "the reference let go at release"
+    );
     assert!(pool.get(p).is_none());
     assert!(pool.get_mut(p).is_none());
     assert!(!pool.contains(p));
@@ -80,7 +85,10 @@ fn a_released_object_is_reset_field_by_field_and_its_handle_goes_stale() {
     assert_ne!(q, p);
     let row = pool.get(q).unwrap();
     assert_eq!((*row.x, *row.vx, *row.frames_left), (0.0, 0.0, 0));
-    assert!(row.trail.is_empty() && row.trail.capacity() >= 3, "cleared, buffer kept");
+    assert!(
+        row.trail.is_empty() && row.trail.capacity() >= 3,
+        "cleared, buffer kept"
+    );
     assert!(row.emitter.is_none());
 }
 
@@ -107,7 +115,11 @@ fn field_attributes_reset_as_in_the_default_layout() {
     let again = pool.create(|_| {}).unwrap();
     assert_eq!(again.index(), t2.index());
     let row = pool.get(again).unwrap();
-    assert_eq!((*row.seven, *row.kept), (7, 9), "`reset` reset, `keep` kept");
+    assert_eq!(
+        (*row.seven, *row.kept),
+        (7, 9),
+        "`reset` reset, `keep` kept"
+    );
     assert!(row.buffer.is_empty() && row.log.is_empty());
 }
 
@@ -173,7 +185,10 @@ fn runs_are_the_live_objects_in_slot_order_as_equal_slices() {
     for (handle, row) in pool.iter_mut() {
         *row.vx += handle.index() as f32;
     }
-    assert!(pool.values().all(|row| *row.vx == 1.0 + *row.frames_left as f32));
+    assert!(
+        pool.values()
+            .all(|row| *row.vx == 1.0 + *row.frames_left as f32)
+    );
 }
 
 #[test]
@@ -258,7 +273,10 @@ fn a_growing_pool_grows_its_columns_and_never_loses_an_object() {
     assert!(pool.get(handles[10]).is_none());
     let again = pool.create(|e| *e.id = 99).unwrap();
     assert_eq!(*pool.get(again).unwrap().id, 99);
-    assert!(pool.get(again).unwrap().name.is_empty(), "a grown row is blank");
+    assert!(
+        pool.get(again).unwrap().name.is_empty(),
+        "a grown row is blank"
+    );
     pool.check_consistency().unwrap();
 }
 
@@ -295,19 +313,50 @@ fn a_burst_fills_free_slots_in_order_and_counts_one_refusal() {
 /// What both layouts hold: each live object's slot index and fields.
 fn column_rows(pool: &ParticlePool) -> Vec<(usize, f32, u32, Vec<u8>, bool)> {
     pool.iter()
-        .map(|(h, p)| (h.index(), *p.x, *p.frames_left, p.trail.clone(), p.emitter.is_some()))
+        .map(|(h, p)| {
+            (
+                h.index(),
+                *p.x,
+                *p.frames_left,
+                p.trail.clone(),
+                p.emitter.is_some(),
+            )
+        })
         .collect()
 }
 
 fn twin_rows(pool: &TwinPool) -> Vec<(usize, f32, u32, Vec<u8>, bool)> {
     pool.iter()
-        .map(|(h, p)| (h.index(), p.x, p.frames_left, p.trail.clone(), p.emitter.is_some()))
+        .map(|(h, p)| {
+            (
+                h.index(),
+                p.x,
+                p.frames_left,
+                p.trail.clone(),
+                p.emitter.is_some(),
+            )
+        })
         .collect()
 }
 
 fn same_stats(a: Stats, b: Stats) -> bool {
-    (a.capacity, a.live, a.free, a.created, a.released, a.failed, a.high_water)
-        == (b.capacity, b.live, b.free, b.created, b.released, b.failed, b.high_water)
+    (
+        a.capacity,
+        a.live,
+        a.free,
+        a.created,
+        a.released,
+        a.failed,
+        a.high_water,
+    ) == (
+        b.capacity,
+        b.live,
+        b.free,
+        b.created,
+        b.released,
+        b.failed,
+        b.high_water,
+    )
 }
 
 #[test]
@@ -363,11 +412,58 @@ fn random_operations_leave_both_layouts_alike() {
                     twin.values_mut().for_each(|p| p.x += 1.0);
                 }
             }
-            assert_eq!(column_rows(&columns), twin_rows(&twin), "seed {seed}, step {step}");
-            assert!(same_stats(columns.stats(), twin.stats()), "seed {seed}, step {step}");
+            assert_eq!(
+                column_rows(&columns),
+                twin_rows(&twin),
+                "seed {seed}, step {step}"
+            );
+            assert!(
+                same_stats(columns.stats(), twin.stats()),
+                "seed {seed}, step {step}"
+            );
         }
         columns.check_consistency().unwrap();
         drop((columns, twin));
-        assert_eq!(Rc::strong_count(&emitter), 1, "seed {seed}: no reference outlives its pool");
+        assert_eq!(
+            Rc::strong_count(&emitter),
+            1,
+            "seed {seed}: no reference outlives its pool"
+        );
     }
+}
+
+#[derive(Pooled)]
+#[pool(size = 1000, on_full = grow, layout = columns)]
+struct Mote {
+    id: u32,
+    visits: u32,
+}
+
+#[test]
+fn parallel_runs_visit_each_live_object_once_across_grown_chunks() {
+    let mut pool = MotePool::new();
+    let handles: Vec<_> = (0..5000)
+        .map(|id| pool.create(|m| *m.id = id).unwrap())
+        .collect();
+    assert!(pool.stats().chunks > 1);
+    for &h in handles.iter().step_by(7) {
+        pool.release(h).unwrap();
+    }
+    for _ in 0..3 {
+        pool.par_runs_mut().for_each(|run| {
+            assert_eq!(run.id.len(), run.visits.len());
+            for visits in run.visits.iter_mut() {
+                *visits += 1;
+            }
+        });
+    }
+    assert!(pool.values().all(|m| *m.visits == 3));
+    let live: Vec<u32> = pool.values().map(|m| *m.id).collect();
+    let expected: Vec<u32> = (0..5000).filter(|id| id % 7 != 0).collect();
+    assert_eq!(live, expected);
+    let runs = pool.par_runs_mut().count();
+    assert!(
+        runs >= pool.runs().count(),
+        "split only at group boundaries"
+    );
 }

@@ -8,19 +8,19 @@ pub use crate::missing::AllocFeature;
 #[cfg(all(feature = "alloc", target_has_atomic = "64", not(feature = "async")))]
 pub use crate::missing::AsyncFeature;
 pub use crate::missing::LendsThroughItsLender;
-#[cfg(feature = "alloc")]
-pub use crate::{ColumnPool, Columnar};
-#[cfg(feature = "alloc")]
-pub use alloc::vec::Vec;
 #[cfg(not(feature = "rayon"))]
 pub use crate::missing::{MissingFeature, RayonFeature};
 pub use crate::reset::field::{
     AllocField, BorrowedField, DefaultField, Field, PointerField, SharedField, StdField,
     UnblankField,
 };
+#[cfg(feature = "alloc")]
+pub use crate::{ColumnPool, Columnar};
 pub use crate::{
     Evict, Evictable, Fail, Grow, Handle, Importance, Panic, Pool, PoolToken, Pooled, Reset,
 };
+#[cfg(feature = "alloc")]
+pub use alloc::vec::Vec;
 
 /// Applies an `evict_by` measure, which may be a path or a closure whose parameter type is
 /// inferred from `object`.

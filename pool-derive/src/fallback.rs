@@ -17,7 +17,9 @@ pub(crate) fn pooled(input: &Input<'_>, pool: &Pool, error: &syn::Error) -> Toke
     if let Body::Struct(fields) = &input.body
         && pool.columns
         && input.node.generics.params.is_empty()
-        && fields.iter().all(|field| matches!(field.member, Member::Named(_)))
+        && fields
+            .iter()
+            .all(|field| matches!(field.member, Member::Named(_)))
     {
         let columns = columns::expand(input, fields, pool);
         return quote!(#error #columns);

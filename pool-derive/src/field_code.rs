@@ -79,6 +79,19 @@ impl Field<'_> {
         }
     }
 
+    /// Whether `reset_at_release` does anything for the field, as a constant expression;
+    /// `None` when it never does.
+    pub(crate) fn resets_at_release(&self) -> Option<TokenStream> {
+        let ty = self.ty;
+        match &self.reset {
+            FieldReset::Reset | FieldReset::Value(_) => {
+                Some(quote!(::core::mem::needs_drop::<#ty>()))
+            }
+            FieldReset::With(_) => Some(quote!(true)),
+            FieldReset::Keep => None,
+        }
+    }
+
     /// What runs at reuse, before `init`: plain data (the type does not need drop).
     pub(crate) fn reset_at_reuse(&self, private: &TokenStream, place: &TokenStream) -> TokenStream {
         match &self.reset {

@@ -157,11 +157,20 @@ fn columns(input: &Input<'_>, engine: &Engine, errors: &mut Errors) -> bool {
     }
     let why = match engine {
         Engine::Heap(OnFull::Grow(_) | OnFull::Bounded(Bounded::Refuse(_))) => return true,
-        Engine::Heap(OnFull::Bounded(Bounded::Evict(_))) => "`on_full = evict`: an evicting pool ranks whole objects, and a column pool has none; use `on_full = fail`, `panic` or `grow`, and release the least important object yourself (`pool.iter()` finds it)",
-        Engine::Inline(_) => "`storage = inline` yet: its columns live on the heap; remove `storage = inline`, or keep the default layout for a pool without an allocator",
-        Engine::Sync(_) => "`sync` yet: a pool shared across threads hands out whole objects; remove `sync` and share the column pool behind a lock, or keep the default layout",
+        Engine::Heap(OnFull::Bounded(Bounded::Evict(_))) => {
+            "`on_full = evict`: an evicting pool ranks whole objects, and a column pool has none; use `on_full = fail`, `panic` or `grow`, and release the least important object yourself (`pool.iter()` finds it)"
+        }
+        Engine::Inline(_) => {
+            "`storage = inline` yet: its columns live on the heap; remove `storage = inline`, or keep the default layout for a pool without an allocator"
+        }
+        Engine::Sync(_) => {
+            "`sync` yet: a pool shared across threads hands out whole objects; remove `sync` and share the column pool behind a lock, or keep the default layout"
+        }
     };
-    errors.at(span, format_args!("`layout = columns` cannot go with {why}"));
+    errors.at(
+        span,
+        format_args!("`layout = columns` cannot go with {why}"),
+    );
     true
 }
 

@@ -102,10 +102,12 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     /// [`StaleHandle`] if `handle` names no live object; nothing changes.
     #[inline]
     pub fn release(&mut self, handle: Handle<P>) -> Result<(), StaleHandle> {
-        if !self.keys.contains(slot(handle)) {
-            return Err(StaleHandle::new(handle));
+        if P::RESETS_AT_RELEASE {
+            if !self.keys.contains(slot(handle)) {
+                return Err(StaleHandle::new(handle));
+            }
+            P::reset_at_release(P::row_mut(&mut self.columns, handle.index()));
         }
-        P::reset_at_release(P::row_mut(&mut self.columns, handle.index()));
         self.keys.release(slot(handle))
     }
 

@@ -5,6 +5,8 @@
 //! the fields.
 
 mod api;
+#[cfg(feature = "rayon")]
+mod par;
 mod runs;
 mod scan;
 mod strategy;
@@ -62,10 +64,7 @@ pub trait Columnar: Sized {
     /// Every row, as mutable slices.
     fn slices_mut(columns: &mut Self::Columns) -> Self::SlicesMut<'_>;
     /// The first `mid` rows of `slices`, and the rest.
-    fn split_at<'a>(
-        slices: Self::Slices<'a>,
-        mid: usize,
-    ) -> (Self::Slices<'a>, Self::Slices<'a>)
+    fn split_at<'a>(slices: Self::Slices<'a>, mid: usize) -> (Self::Slices<'a>, Self::Slices<'a>)
     where
         Self: 'a;
     /// The first `mid` rows of `slices`, mutably, and the rest.
@@ -85,10 +84,14 @@ pub trait Columnar: Sized {
     ) -> Option<(Self::Mut<'a>, Self::SlicesMut<'a>)>
     where
         Self: 'a;
+    /// Whether [`reset_at_release`](Columnar::reset_at_release) does anything: false when
+    /// every field is plain data with no `reset_with` function, so that a release touches no
+    /// column.
+    const RESETS_AT_RELEASE: bool;
     /// Resets the fields that own something. Runs when the object is released.
     fn reset_at_release(row: Self::Mut<'_>);
     /// Resets the plain-data fields. Runs when the slot is reused, before `init`.
-    fn reset_at_reuse(row: Self::Mut<'_>);
+    fn reset_at_reuse(row: &mut Self::Mut<'_>);
 }
 
 /// A slot of a column pool's books: no object of its own, as the columns hold its fields.

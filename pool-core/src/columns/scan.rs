@@ -69,9 +69,7 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     /// ```
     #[inline]
     pub fn values(&self) -> ColumnValues<'_, P> {
-        ColumnValues {
-            iter: self.iter(),
-        }
+        ColumnValues { iter: self.iter() }
     }
 
     /// The live objects' rows, mutably (`ParticleMut<'_>`), in slot order.
@@ -170,7 +168,7 @@ impl<P: Columnar, S> ColumnPool<P, S> {
         self.keys.retain_with_handle(|handle, _| {
             let index = handle.index();
             let kept = keep(object(handle), P::row_mut(columns, index));
-            if !kept {
+            if !kept && P::RESETS_AT_RELEASE {
                 // If it panics, the object stays live, as a release's does.
                 P::reset_at_release(P::row_mut(columns, index));
             }

@@ -15,11 +15,12 @@ fn fill<P: Columnar>(
     init: impl FnOnce(Handle<P>, P::Mut<'_>),
 ) {
     let index = handle.index();
-    P::reset_at_reuse(P::row_mut(columns, index));
     let mut columns = scopeguard::guard(columns, |columns| {
         P::reset_at_release(P::row_mut(columns, index));
     });
-    init(object(handle), P::row_mut(&mut **columns, index));
+    let mut row = P::row_mut(&mut **columns, index);
+    P::reset_at_reuse(&mut row);
+    init(object(handle), row);
     ScopeGuard::into_inner(columns);
 }
 

@@ -66,7 +66,10 @@ pub(super) fn layout(
 ) -> syn::Result<Option<(Span, Layout)>> {
     let span = meta.path.span();
     if !meta.input.peek(Token![=]) {
-        errors.at(span, format_args!("`layout` needs a kind: {}", Layout::CHOICES));
+        errors.at(
+            span,
+            format_args!("`layout` needs a kind: {}", Layout::CHOICES),
+        );
         skip_value(meta)?;
         return Ok(None);
     }

@@ -8,12 +8,14 @@ pub struct ParticleColumns {
 }
 ///A live [`Particle`] in a [`ParticlePool`], shared: a reference to each of its fields (`*row.field`). From `get` and iteration.
 #[derive(Clone, Copy)]
+#[allow(dead_code)]
 pub struct ParticleRef<'a> {
     pub x: &'a f32,
     pub vx: &'a f32,
     pub trail: &'a Vec<(f32, f32)>,
 }
 ///A live [`Particle`] in a [`ParticlePool`], mutably: a mutable reference to each of its fields (`*row.field = value`). From `create`, `get_mut`, `retain` and iteration.
+#[allow(dead_code)]
 pub struct ParticleMut<'a> {
     pub x: &'a mut f32,
     pub vx: &'a mut f32,
@@ -21,12 +23,14 @@ pub struct ParticleMut<'a> {
 }
 ///A run of consecutive live [`Particle`]s in a [`ParticlePool`]: a slice of each column, all of one length. From `runs`.
 #[derive(Clone, Copy)]
+#[allow(dead_code)]
 pub struct ParticleSlices<'a> {
     pub x: &'a [f32],
     pub vx: &'a [f32],
     pub trail: &'a [Vec<(f32, f32)>],
 }
 ///A run of consecutive live [`Particle`]s in a [`ParticlePool`], mutably: a mutable slice of each column, all of one length, for kernels the compiler vectorizes. From `runs_mut`.
+#[allow(dead_code)]
 pub struct ParticleSlicesMut<'a> {
     pub x: &'a mut [f32],
     pub vx: &'a mut [f32],
@@ -47,6 +51,9 @@ const _: () = {
     impl __pooling::Columnar for Particle {
         const SIZE: usize = 1024;
         const NAME: &'static str = "ParticlePool";
+        const RESETS_AT_RELEASE: bool = false || ::core::mem::needs_drop::<f32>()
+            || ::core::mem::needs_drop::<f32>()
+            || ::core::mem::needs_drop::<Vec<(f32, f32)>>();
         type Strategy = ::pooling::Fail;
         type Columns = ParticleColumns;
         type Ref<'a> = ParticleRef<'a>;
@@ -202,7 +209,7 @@ const _: () = {
             > as __pooling::AllocField<Self>>::reset_if_owned(&mut *row.trail);
         }
         #[inline]
-        fn reset_at_reuse(row: ParticleMut<'_>) {
+        fn reset_at_reuse(row: &mut ParticleMut<'_>) {
             <f32 as __pooling::Field<Self>>::reset_if_plain(&mut *row.x);
             <f32 as __pooling::Field<Self>>::reset_if_plain(&mut *row.vx);
             <Vec<
