@@ -19,10 +19,18 @@
 //!
 //! When stdout is not a terminal (`| cat`, CI logs) it does not animate: it prints a summary line
 //! every 10 frames instead.
+//!
+//! `--columns` runs the same frames twice without drawing, once with the particles as objects
+//! and once kept as columns (`#[pool(layout = columns)]`, each field in an array of its own),
+//! checks that both print the same, and prints each layout's time a frame:
+//!
+//! ```text
+//! cargo run --release --example particles -- --columns
+//! ```
 
 mod cli;
 
-use pooling::Pooled;
+use pooling::{Pooled, Stats};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -47,6 +55,8 @@ Animates particle bursts from a fixed-size pool, then prints the pool's stats.
 
 Options:
   --frames N   number of frames to run (default 150, about 5 seconds)
+  --columns    run the frames without drawing in both layouts, objects and columns, check
+               that they print the same, and print each one's time a frame
   --help       print this help";
 
 /// A spell kind. Created once at start-up; particles share it through an `Rc`.
@@ -83,21 +93,218 @@ struct Particle {
 }
 // ANCHOR_END: particle
 
-fn main() -> ExitCode {
-    let frames = match cli::read(USAGE, DEFAULT_FRAMES, |frames, arg, value| match arg {
-        "--frames" => {
-            let text = value()?;
-            *frames = text
-                .parse()
-                .map_err(|_| format!("--frames expects a whole number of frames, not `{text}`"))?;
-            Ok(())
+/// `Particle` kept as columns: the same fields and attributes, each field in an array of its own.
+#[derive(Pooled)]
+#[pool(size = 512, layout = columns)]
+struct ParticleColumn {
+    x: f64,
+    y: f64,
+    vx: f64,
+    vy: f64,
+    frames_left: u32,
+    lifetime: u32,
+    #[pool(reset = 1.0)]
+    drag: f64,
+    #[pool(build = Vec::with_capacity(TRAIL_LEN))]
+    trail: Vec<(f64, f64)>,
+    #[pool(keep)]
+    uses: u32,
+    emitter: Option<Rc<Emitter>>,
+}
+
+/// What the scene and the canvas read of a live particle, in either layout.
+struct View<'a> {
+    x: f64,
+    y: f64,
+    frames_left: u32,
+    lifetime: u32,
+    trail: &'a [(f64, f64)],
+    emitter: Option<&'a Emitter>,
+}
+
+/// A new particle's start.
+struct Spawn<'a> {
+    x: f64,
+    y: f64,
+    vx: f64,
+    vy: f64,
+    lifetime: u32,
+    spell: &'a Rc<Emitter>,
+}
+
+/// A frame's step for one particle, the same in both layouts: false when it burns out or falls
+/// off the screen and goes back to the pool.
+#[expect(clippy::too_many_arguments, reason = "a particle's fields, one by one")]
+fn step(
+    frames_left: &mut u32,
+    trail: &mut Vec<(f64, f64)>,
+    x: &mut f64,
+    y: &mut f64,
+    vx: &mut f64,
+    vy: &mut f64,
+    drag: f64,
+) -> bool {
+    *frames_left -= 1;
+    if *frames_left == 0 || *y >= f64::from(ROWS) {
+        return false;
+    }
+    // Drop the oldest point first, so the trail never grows past its capacity.
+    if trail.len() == TRAIL_LEN {
+        trail.remove(0);
+    }
+    trail.push((*x, *y));
+    *vx *= drag;
+    *vy = *vy * drag + GRAVITY;
+    *x += *vx;
+    *y += *vy;
+    true
+}
+
+/// What the scene does with its pool, in either layout.
+trait Particles {
+    fn new() -> Self;
+    fn stats(&self) -> Stats;
+    fn spawn(&mut self, spawn: &Spawn<'_>) -> bool;
+    fn animate(&mut self);
+    fn each(&self, visit: impl FnMut(View<'_>));
+    fn busiest(&self) -> u32;
+    fn release_all(&mut self);
+}
+
+impl Particles for ParticlePool {
+    fn new() -> Self {
+        ParticlePool::new()
+    }
+
+    fn stats(&self) -> Stats {
+        ParticlePool::stats(self)
+    }
+
+    fn spawn(&mut self, s: &Spawn<'_>) -> bool {
+        self.create(|p| {
+            (p.x, p.y, p.vx, p.vy) = (s.x, s.y, s.vx, s.vy);
+            p.frames_left = s.lifetime;
+            p.lifetime = s.lifetime;
+            p.drag = s.spell.drag;
+            p.uses += 1;
+            p.emitter = Some(Rc::clone(s.spell));
+        })
+        .is_ok()
+    }
+
+    fn animate(&mut self) {
+        self.retain(|p| {
+            let drag = p.drag;
+            step(
+                &mut p.frames_left,
+                &mut p.trail,
+                &mut p.x,
+                &mut p.y,
+                &mut p.vx,
+                &mut p.vy,
+                drag,
+            )
+        });
+    }
+
+    fn each(&self, mut visit: impl FnMut(View<'_>)) {
+        for (_, p) in self {
+            visit(View {
+                x: p.x,
+                y: p.y,
+                frames_left: p.frames_left,
+                lifetime: p.lifetime,
+                trail: &p.trail,
+                emitter: p.emitter.as_deref(),
+            });
         }
-        _ => cli::unknown(arg),
-    }) {
-        Ok(frames) => frames,
+    }
+
+    fn busiest(&self) -> u32 {
+        self.values().map(|p| p.uses).max().unwrap_or(0)
+    }
+
+    fn release_all(&mut self) {
+        ParticlePool::release_all(self);
+    }
+}
+
+impl Particles for ParticleColumnPool {
+    fn new() -> Self {
+        ParticleColumnPool::new()
+    }
+
+    fn stats(&self) -> Stats {
+        ParticleColumnPool::stats(self)
+    }
+
+    fn spawn(&mut self, s: &Spawn<'_>) -> bool {
+        self.create(|p| {
+            (*p.x, *p.y, *p.vx, *p.vy) = (s.x, s.y, s.vx, s.vy);
+            *p.frames_left = s.lifetime;
+            *p.lifetime = s.lifetime;
+            *p.drag = s.spell.drag;
+            *p.uses += 1;
+            *p.emitter = Some(Rc::clone(s.spell));
+        })
+        .is_ok()
+    }
+
+    fn animate(&mut self) {
+        self.retain(|p| step(p.frames_left, p.trail, p.x, p.y, p.vx, p.vy, *p.drag));
+    }
+
+    fn each(&self, mut visit: impl FnMut(View<'_>)) {
+        for p in self.values() {
+            visit(View {
+                x: *p.x,
+                y: *p.y,
+                frames_left: *p.frames_left,
+                lifetime: *p.lifetime,
+                trail: p.trail,
+                emitter: p.emitter.as_deref(),
+            });
+        }
+    }
+
+    fn busiest(&self) -> u32 {
+        self.values().map(|p| *p.uses).max().unwrap_or(0)
+    }
+
+    fn release_all(&mut self) {
+        ParticleColumnPool::release_all(self);
+    }
+}
+
+fn main() -> ExitCode {
+    let read = cli::read(
+        USAGE,
+        (DEFAULT_FRAMES, false),
+        |(frames, columns), arg, value| match arg {
+            "--frames" => {
+                let text = value()?;
+                *frames = text.parse().map_err(|_| {
+                    format!("--frames expects a whole number of frames, not `{text}`")
+                })?;
+                Ok(())
+            }
+            "--columns" => {
+                *columns = true;
+                Ok(())
+            }
+            _ => cli::unknown(arg),
+        },
+    );
+    let (frames, columns) = match read {
+        Ok(settings) => settings,
         Err(status) => return status,
     };
-    match run(frames) {
+    let outcome = if columns {
+        compare_layouts(frames)
+    } else {
+        run(frames)
+    };
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         // `| head` closing the pipe early is not a failure of the example.
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -108,9 +315,57 @@ fn main() -> ExitCode {
     }
 }
 
+/// Runs the frames without drawing in both layouts, and prints what both print (or fails if
+/// they differ) and each one's time a frame.
+fn compare_layouts(frames: u32) -> io::Result<()> {
+    // Alternate trials, the fastest of each: the first run of all also warms the caches.
+    let (mut objects_time, mut columns_time) = (Duration::MAX, Duration::MAX);
+    let (mut objects, mut columns) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        let time;
+        (objects, time) = headless::<ParticlePool>(frames)?;
+        objects_time = objects_time.min(time);
+        let time;
+        (columns, time) = headless::<ParticleColumnPool>(frames)?;
+        columns_time = columns_time.min(time);
+    }
+    if objects != columns {
+        return Err(io::Error::other(format!(
+            "the layouts differ:\n{}\n--- columns:\n{}",
+            String::from_utf8_lossy(&objects),
+            String::from_utf8_lossy(&columns)
+        )));
+    }
+    let mut stdout = io::stdout().lock();
+    stdout.write_all(&objects)?;
+    writeln!(
+        stdout,
+        "both layouts printed the above; time a frame (spawning and animating): objects {:.2} µs, columns {:.2} µs",
+        objects_time.as_secs_f64() * 1e6,
+        columns_time.as_secs_f64() * 1e6,
+    )
+}
+
+/// What a run without drawing prints, and its time a frame.
+fn headless<P: Particles>(frames: u32) -> io::Result<(Vec<u8>, Duration)> {
+    let mut scene = Scene::<P>::new();
+    let mut canvas = Canvas::new();
+    // Room for every status line, so that the frames allocate nothing.
+    let mut out = Vec::with_capacity((frames as usize / 10 + 2) * 128);
+    let mut outcome = Ok(());
+    let start = Instant::now();
+    let allocations = allocation_counter::measure(|| {
+        outcome = run_frames(&mut scene, &mut canvas, &mut out, frames, false);
+    });
+    let time = start.elapsed() / frames.max(1);
+    outcome?;
+    report(&mut scene, &mut out, allocations.count_total)?;
+    Ok((out, time))
+}
+
 fn run(frames: u32) -> io::Result<()> {
     // Everything that allocates happens here, before the measured loop.
-    let mut scene = Scene::new();
+    let mut scene = Scene::<ParticlePool>::new();
     let mut canvas = Canvas::new();
     let animate = io::stdout().is_terminal();
     let mut stdout = io::stdout().lock();
@@ -121,7 +376,7 @@ fn run(frames: u32) -> io::Result<()> {
         writeln!(
             stdout,
             "casting spells for {frames} frames into a pool of {} particles",
-            scene.pool.capacity()
+            scene.pool.stats().capacity
         )?;
     }
     stdout.flush()?;
@@ -137,8 +392,8 @@ fn run(frames: u32) -> io::Result<()> {
     report(&mut scene, &mut stdout, allocations.count_total)
 }
 
-fn run_frames(
-    scene: &mut Scene,
+fn run_frames<P: Particles>(
+    scene: &mut Scene<P>,
     canvas: &mut Canvas,
     out: &mut impl Write,
     frames: u32,
@@ -167,15 +422,15 @@ fn run_frames(
     Ok(())
 }
 
-struct Scene {
-    pool: ParticlePool,
+struct Scene<P> {
+    pool: P,
     spells: [Rc<Emitter>; 3],
     rng: fastrand::Rng,
     bursts_cast: usize,
     bursts_skipped: usize,
 }
 
-impl Scene {
+impl<P: Particles> Scene<P> {
     fn new() -> Self {
         let spell = |name, colour, speed, drag| {
             Rc::new(Emitter {
@@ -186,7 +441,7 @@ impl Scene {
             })
         };
         Self {
-            pool: ParticlePool::new(),
+            pool: P::new(),
             spells: [
                 spell("fireball", 208, 1.1, 0.90),
                 spell("frost nova", 45, 0.8, 0.96),
@@ -215,20 +470,17 @@ impl Scene {
             let angle = self.rng.f64() * std::f64::consts::TAU;
             let speed = spell.speed * (0.2 + 0.8 * self.rng.f64());
             let lifetime = self.rng.u32(16..=34);
-            let spawned = self.pool.create(|p| {
-                p.x = x;
-                p.y = y;
+            let spawned = self.pool.spawn(&Spawn {
+                x,
+                y,
                 // Terminal cells are about twice as tall as wide: stretch x to keep bursts round.
-                p.vx = 2.0 * speed * angle.cos();
-                p.vy = speed * angle.sin();
-                p.frames_left = lifetime;
-                p.lifetime = lifetime;
-                p.drag = spell.drag;
-                p.uses += 1;
-                p.emitter = Some(Rc::clone(spell));
+                vx: 2.0 * speed * angle.cos(),
+                vy: speed * angle.sin(),
+                lifetime,
+                spell,
             });
             // Cannot happen after the check above; if it did, the burst would just be smaller.
-            if spawned.is_err() {
+            if !spawned {
                 break;
             }
         }
@@ -237,22 +489,7 @@ impl Scene {
     /// Moves every particle one frame; the ones that burn out or fall off the screen go back to
     /// the pool.
     fn animate(&mut self) {
-        self.pool.retain(|p| {
-            p.frames_left -= 1;
-            if p.frames_left == 0 || p.y >= f64::from(ROWS) {
-                return false;
-            }
-            // Drop the oldest point first, so the trail never grows past its capacity.
-            if p.trail.len() == TRAIL_LEN {
-                p.trail.remove(0);
-            }
-            p.trail.push((p.x, p.y));
-            p.vx *= p.drag;
-            p.vy = p.vy * p.drag + GRAVITY;
-            p.x += p.vx;
-            p.y += p.vy;
-            true
-        });
+        self.pool.animate();
     }
 }
 
@@ -290,18 +527,18 @@ impl Canvas {
         self.out.clear();
     }
 
-    fn draw(&mut self, scene: &Scene) {
+    fn draw<P: Particles>(&mut self, scene: &Scene<P>) {
         // Trails first, so that every particle's head is drawn over them.
-        for (_, p) in &scene.pool {
-            let Some(emitter) = &p.emitter else { continue };
-            for &(x, y) in &p.trail {
+        scene.pool.each(|p| {
+            let Some(emitter) = p.emitter else { return };
+            for &(x, y) in p.trail {
                 self.paint(x, y, '·', emitter.colour, true);
             }
-        }
-        for (_, p) in &scene.pool {
-            let Some(emitter) = &p.emitter else { continue };
-            self.paint(p.x, p.y, head_glyph(p), emitter.colour, false);
-        }
+        });
+        scene.pool.each(|p| {
+            let Some(emitter) = p.emitter else { return };
+            self.paint(p.x, p.y, head_glyph(&p), emitter.colour, false);
+        });
         let hero = (f64::from(COLS) / 2.0, f64::from(ROWS) - 1.0);
         self.paint(hero.0, hero.1, '@', 15, false);
     }
@@ -314,7 +551,12 @@ impl Canvas {
     }
 
     /// The grid and a status line, redrawn from the top-left corner over the previous frame.
-    fn write_frame(&mut self, scene: &Scene, frame: u32, frames: u32) -> io::Result<()> {
+    fn write_frame<P: Particles>(
+        &mut self,
+        scene: &Scene<P>,
+        frame: u32,
+        frames: u32,
+    ) -> io::Result<()> {
         self.out.extend_from_slice(b"\x1b[H");
         for row in self.cells.chunks(usize::from(COLS)) {
             let mut current = None;
@@ -338,14 +580,17 @@ impl Canvas {
         Ok(())
     }
 
-    fn write_status(&mut self, scene: &Scene, frame: u32, frames: u32) -> io::Result<()> {
+    fn write_status<P: Particles>(
+        &mut self,
+        scene: &Scene<P>,
+        frame: u32,
+        frames: u32,
+    ) -> io::Result<()> {
+        let stats = scene.pool.stats();
         write!(
             self.out,
             "frame {frame:>4}/{frames}  live {:>3}/{}  bursts cast {}, skipped {}",
-            scene.pool.len(),
-            scene.pool.capacity(),
-            scene.bursts_cast,
-            scene.bursts_skipped,
+            stats.live, stats.capacity, scene.bursts_cast, scene.bursts_skipped,
         )
     }
 }
@@ -356,7 +601,7 @@ fn write_style(out: &mut Vec<u8>, style: Style) -> io::Result<()> {
 }
 
 /// '*' while young, '+' in middle age, '.' near the end, in thirds of the particle's life.
-fn head_glyph(p: &Particle) -> char {
+fn head_glyph(p: &View<'_>) -> char {
     let left = p.frames_left * 3;
     if left > p.lifetime * 2 {
         '*'
@@ -382,7 +627,11 @@ fn cell_index(x: f64, y: f64) -> Option<usize> {
     Some(row as usize * usize::from(COLS) + col as usize)
 }
 
-fn report(scene: &mut Scene, out: &mut impl Write, allocations: u64) -> io::Result<()> {
+fn report<P: Particles>(
+    scene: &mut Scene<P>,
+    out: &mut impl Write,
+    allocations: u64,
+) -> io::Result<()> {
     let stats = scene.pool.stats();
     writeln!(
         out,
@@ -394,7 +643,7 @@ fn report(scene: &mut Scene, out: &mut impl Write, allocations: u64) -> io::Resu
         "pool: capacity {}, live {}, high water {}, free {}",
         stats.capacity, stats.live, stats.high_water, stats.free
     )?;
-    let busiest = scene.pool.iter().map(|(_, p)| p.uses).max().unwrap_or(0);
+    let busiest = scene.pool.busiest();
     writeln!(out, "busiest live slot has held {busiest} particles")?;
     writeln!(out, "live particles holding each spell:")?;
     for spell in &scene.spells {
