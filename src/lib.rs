@@ -6,7 +6,7 @@
 #[cfg(feature = "alloc")]
 pub use pool_core::{
     ColumnIter, ColumnIterMut, ColumnPool, ColumnRuns, ColumnRunsMut, ColumnValues,
-    ColumnValuesMut, Columnar,
+    ColumnValuesMut, Columnar, Fields,
 };
 pub use pool_core::{
     Evict, Evictable, Fail, Grow, Handle, Heap, Importance, Inline, Iter, IterMut, Lease, Lender,

@@ -64,7 +64,7 @@ pub mod __private;
 #[cfg(feature = "alloc")]
 pub use crate::columns::{
     ColumnIter, ColumnIterMut, ColumnPool, ColumnRuns, ColumnRunsMut, ColumnValues,
-    ColumnValuesMut, Columnar,
+    ColumnValuesMut, Columnar, Fields,
 };
 pub use crate::error::{PoolFull, StaleHandle};
 pub use crate::order::{Importance, TotalOrder};

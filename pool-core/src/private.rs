@@ -15,12 +15,10 @@ pub use crate::reset::field::{
     UnblankField,
 };
 #[cfg(feature = "alloc")]
-pub use crate::{ColumnPool, Columnar};
+pub use crate::{ColumnPool, Columnar, Fields};
 pub use crate::{
     Evict, Evictable, Fail, Grow, Handle, Importance, Panic, Pool, PoolToken, Pooled, Reset,
 };
-#[cfg(feature = "alloc")]
-pub use alloc::vec::Vec;
 
 /// Applies an `evict_by` measure, which may be a path or a closure whose parameter type is
 /// inferred from `object`.

@@ -1,7 +1,7 @@
-//! Code generation for `layout = columns`: the struct's columns (`FooColumns`, a `Vec` per
-//! field), its row views (`FooRef`, `FooMut`: a reference to each field), its run views
-//! (`FooSlices`, `FooSlicesMut`: a slice of each column), the `Columnar` impl that ties them
-//! to the runtime's `ColumnPool`, and the pool type.
+//! Code generation for `layout = columns`: the struct's row views (`FooRef`, `FooMut`: a
+//! reference to each field), its run views (`FooSlices`, `FooSlicesMut`: a slice of each
+//! column), the `Columnar` impl that names the runtime's lists of fields (which the runtime
+//! keeps in its columns) with them, and the pool type.
 
 use crate::ast::{Field, Input};
 use crate::config::Pool;
@@ -19,8 +19,8 @@ pub(crate) fn expand(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> To
     let ident = &input.node.ident;
     let vis = &pool.vis;
     let name = &pool.name;
-    let [columns, row, row_mut, slices, slices_mut] =
-        ["Columns", "Ref", "Mut", "Slices", "SlicesMut"].map(|kind| format_ident!("{ident}{kind}"));
+    let [row, row_mut, slices, slices_mut] =
+        ["Ref", "Mut", "Slices", "SlicesMut"].map(|kind| format_ident!("{ident}{kind}"));
     let names: Vec<&Ident> = fields.iter().map(name_of).collect();
     let tys: Vec<_> = fields.iter().map(|field| field.ty).collect();
     let field_vis: Vec<_> = fields.iter().map(|field| field.vis).collect();
@@ -47,22 +47,15 @@ pub(crate) fn expand(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> To
     let strategy = pool_type::strategy(&krate, &pool.engine);
     let requirement = pool_type::requirement(input, pool);
     let docs = Docs::new(ident, name);
-    let [
-        columns_doc,
-        row_doc,
-        row_mut_doc,
-        slices_doc,
-        slices_mut_doc,
-        pool_doc,
-    ] = docs.all();
+    let [row_doc, row_mut_doc, slices_doc, slices_mut_doc, pool_doc] = docs.all();
+    // The fields as a list, `(A, (B, ()))`: its type, a blank row, and the pattern that names
+    // each of a row's parts.
+    let list_type = list(tys.iter().map(|ty| quote!(#ty)));
+    let blank_list = list(blanks.iter().cloned());
+    let pattern = list(names.iter().map(|name| quote!(#name)));
     quote! {
         #[doc = #pool_doc]
         #vis type #name = #krate::ColumnPool<#ident, #strategy>;
-
-        #[doc = #columns_doc]
-        #vis struct #columns {
-            #(#names: #krate::__private::Vec<#tys>,)*
-        }
 
         #[doc = #row_doc]
         #[derive(Clone, Copy)]
@@ -113,83 +106,48 @@ pub(crate) fn expand(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> To
                 const NAME: &'static str = #name_text;
                 const RESETS_AT_RELEASE: bool = false #(|| #resets)*;
                 type Strategy = #strategy;
-                type Columns = #columns;
+                type Fields = #list_type;
                 type Ref<'a> = #row<'a>;
                 type Mut<'a> = #row_mut<'a>;
                 type Slices<'a> = #slices<'a>;
                 type SlicesMut<'a> = #slices_mut<'a>;
 
-                fn columns(len: usize, token: #private::PoolToken<'_, Self>) -> #columns {
-                    let mut columns = #columns { #(#names: #private::Vec::new(),)* };
-                    <Self as #private::Columnar>::resize(&mut columns, len, token);
-                    columns
-                }
-
-                fn resize(columns: &mut #columns, len: usize, _: #private::PoolToken<'_, Self>) {
-                    #(columns.#names.resize_with(len, || #blanks);)*
+                fn blank(_: #private::PoolToken<'_, Self>) -> Self::Fields {
+                    #blank_list
                 }
 
                 #[inline]
-                fn row(columns: &#columns, index: usize) -> #row<'_> {
-                    #row { #(#names: &columns.#names[index],)* }
-                }
-
-                #[inline]
-                fn row_mut(columns: &mut #columns, index: usize) -> #row_mut<'_> {
-                    #row_mut { #(#names: &mut columns.#names[index],)* }
-                }
-
-                #[inline]
-                fn slices(columns: &#columns) -> #slices<'_> {
-                    #slices { #(#names: &columns.#names,)* }
-                }
-
-                #[inline]
-                fn slices_mut(columns: &mut #columns) -> #slices_mut<'_> {
-                    #slices_mut { #(#names: &mut columns.#names,)* }
-                }
-
-                #[inline]
-                fn split_at<'a>(slices: #slices<'a>, mid: usize) -> (#slices<'a>, #slices<'a>)
+                fn row<'a>(#pattern: <Self::Fields as #private::Fields>::Ref<'a>) -> #row<'a>
                 where
                     Self: 'a,
                 {
-                    #(let #names = slices.#names.split_at(mid);)*
-                    (#slices { #(#names: #names.0,)* }, #slices { #(#names: #names.1,)* })
+                    #row { #(#names,)* }
                 }
 
                 #[inline]
-                fn split_at_mut<'a>(
-                    slices: #slices_mut<'a>,
-                    mid: usize,
-                ) -> (#slices_mut<'a>, #slices_mut<'a>)
+                fn row_mut<'a>(#pattern: <Self::Fields as #private::Fields>::Mut<'a>) -> #row_mut<'a>
                 where
                     Self: 'a,
                 {
-                    #(let #names = slices.#names.split_at_mut(mid);)*
-                    (#slices_mut { #(#names: #names.0,)* }, #slices_mut { #(#names: #names.1,)* })
+                    #row_mut { #(#names,)* }
                 }
 
                 #[inline]
-                fn slice_row<'a>(slices: &#slices<'a>, index: usize) -> #row<'a>
+                fn slices<'a>(#pattern: <Self::Fields as #private::Fields>::Slices<'a>) -> #slices<'a>
                 where
                     Self: 'a,
                 {
-                    #row { #(#names: &slices.#names[index],)* }
+                    #slices { #(#names,)* }
                 }
 
                 #[inline]
-                fn split_first_mut<'a>(
-                    slices: #slices_mut<'a>,
-                ) -> ::core::option::Option<(#row_mut<'a>, #slices_mut<'a>)>
+                fn slices_mut<'a>(
+                    #pattern: <Self::Fields as #private::Fields>::SlicesMut<'a>,
+                ) -> #slices_mut<'a>
                 where
                     Self: 'a,
                 {
-                    #(let #names = slices.#names.split_first_mut()?;)*
-                    ::core::option::Option::Some((
-                        #row_mut { #(#names: #names.0,)* },
-                        #slices_mut { #(#names: #names.1,)* },
-                    ))
+                    #slices_mut { #(#names,)* }
                 }
 
                 #[inline]
@@ -204,6 +162,13 @@ pub(crate) fn expand(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> To
             }
         };
     }
+}
+
+/// `(a, (b, (c, ())))`, from `a`, `b` and `c`.
+fn list(items: impl DoubleEndedIterator<Item = TokenStream>) -> TokenStream {
+    items
+        .rev()
+        .fold(quote!(()), |rest, item| quote!((#item, #rest)))
 }
 
 fn name_of<'a>(field: &'a Field<'_>) -> &'a Ident {
@@ -227,12 +192,9 @@ impl Docs {
         }
     }
 
-    fn all(&self) -> [String; 6] {
+    fn all(&self) -> [String; 5] {
         let Self { ident, pool } = self;
         [
-            format!(
-                "The columns of a [`{pool}`]: an array of each field of [`{ident}`], a row a slot. Only the pool reaches them."
-            ),
             format!(
                 "A live [`{ident}`] in a [`{pool}`], shared: a reference to each of its fields (`*row.field`). From `get` and iteration."
             ),

@@ -1,6 +1,6 @@
 //! What a column pool does with one object at a time: get, release, and its size and stats.
 
-use super::{ColumnPool, Columnar, slot};
+use super::{ColumnPool, Columnar, row_mut, slot};
 use crate::{Handle, StaleHandle, Stats};
 
 impl<P: Columnar, S> ColumnPool<P, S> {
@@ -50,9 +50,10 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     /// ```
     #[inline]
     pub fn get(&self, handle: Handle<P>) -> Option<P::Ref<'_>> {
-        self.keys
-            .contains(slot(handle))
-            .then(|| P::row(&self.columns, handle.index()))
+        if !self.keys.contains(slot(handle)) {
+            return None;
+        }
+        self.columns.row(handle.index()).map(P::row)
     }
 
     /// The fields of the live object `handle` names, mutably; `None` if it was released.
@@ -70,9 +71,10 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     /// ```
     #[inline]
     pub fn get_mut(&mut self, handle: Handle<P>) -> Option<P::Mut<'_>> {
-        self.keys
-            .contains(slot(handle))
-            .then(|| P::row_mut(&mut self.columns, handle.index()))
+        if !self.keys.contains(slot(handle)) {
+            return None;
+        }
+        self.columns.row_mut(handle.index()).map(P::row_mut)
     }
 
     /// Whether `handle` names a live object.
@@ -106,7 +108,7 @@ impl<P: Columnar, S> ColumnPool<P, S> {
             if !self.keys.contains(slot(handle)) {
                 return Err(StaleHandle::new(handle));
             }
-            P::reset_at_release(P::row_mut(&mut self.columns, handle.index()));
+            P::reset_at_release(row_mut::<P>(&mut self.columns, handle.index()));
         }
         self.keys.release(slot(handle))
     }

@@ -5,35 +5,39 @@
 //! the fields.
 
 mod api;
+mod fields;
 #[cfg(feature = "rayon")]
 mod par;
 mod runs;
 mod scan;
 mod strategy;
 
+pub use fields::Fields;
 pub use runs::{ColumnRuns, ColumnRunsMut};
 pub use scan::{ColumnIter, ColumnIterMut, ColumnValues, ColumnValuesMut};
 
 use crate::{Handle, Heap, Pool, PoolToken, Pooled};
 use core::fmt;
 use core::marker::PhantomData;
+use fields::ColumnSet;
 
 /// A struct kept as columns: what `#[derive(Pooled)]` implements for a struct with
-/// `#[pool(size = N, layout = columns)]`, with the column storage and the row views it
-/// generates (`ParticleColumns`, `ParticleRef`, `ParticleMut`, `ParticleSlices`,
-/// `ParticleSlicesMut` for `Particle`). The pool calls the methods; user code has no reason to.
-///
-/// Every method that takes an index or a range is called by the pool with one inside the
-/// columns, whose every column has the same length.
+/// `#[pool(size = N, layout = columns)]`, with the row views it generates (`ParticleRef`,
+/// `ParticleMut`, `ParticleSlices`, `ParticleSlicesMut` for `Particle`). The pool keeps the
+/// columns and calls the methods; user code has no reason to.
 pub trait Columnar: Sized {
     /// The number of slots [`ColumnPool::new`] builds, from `#[pool(size = N)]`.
     const SIZE: usize;
     /// The pool's name, for messages and `Debug`.
     const NAME: &'static str;
+    /// Whether [`reset_at_release`](Columnar::reset_at_release) does anything: false when
+    /// every field is plain data with no `reset_with` function, so that a release touches no
+    /// column.
+    const RESETS_AT_RELEASE: bool;
     /// What a full pool does, from `#[pool(on_full = ...)]`.
     type Strategy;
-    /// One array per field.
-    type Columns;
+    /// The fields, as a list (`(A, (B, ()))`), each kept in a column of its own.
+    type Fields: Fields;
     /// A live object's fields, shared: a reference to each.
     type Ref<'a>
     where
@@ -51,43 +55,24 @@ pub trait Columnar: Sized {
     where
         Self: 'a;
 
-    /// Columns of `len` blank rows, each field as a struct's blank object would have it.
-    fn columns(len: usize, token: PoolToken<'_, Self>) -> Self::Columns;
-    /// Adds blank rows, or drops rows from the end, to `len` rows.
-    fn resize(columns: &mut Self::Columns, len: usize, token: PoolToken<'_, Self>);
-    /// The row at `index`.
-    fn row(columns: &Self::Columns, index: usize) -> Self::Ref<'_>;
-    /// The row at `index`, mutably.
-    fn row_mut(columns: &mut Self::Columns, index: usize) -> Self::Mut<'_>;
-    /// Every row, as slices.
-    fn slices(columns: &Self::Columns) -> Self::Slices<'_>;
-    /// Every row, as mutable slices.
-    fn slices_mut(columns: &mut Self::Columns) -> Self::SlicesMut<'_>;
-    /// The first `mid` rows of `slices`, and the rest.
-    fn split_at<'a>(slices: Self::Slices<'a>, mid: usize) -> (Self::Slices<'a>, Self::Slices<'a>)
+    /// A blank row: each field as a struct's blank object would have it.
+    fn blank(token: PoolToken<'_, Self>) -> Self::Fields;
+    /// A row's references, named.
+    fn row<'a>(fields: <Self::Fields as Fields>::Ref<'a>) -> Self::Ref<'a>
     where
         Self: 'a;
-    /// The first `mid` rows of `slices`, mutably, and the rest.
-    fn split_at_mut<'a>(
-        slices: Self::SlicesMut<'a>,
-        mid: usize,
-    ) -> (Self::SlicesMut<'a>, Self::SlicesMut<'a>)
+    /// A row's mutable references, named.
+    fn row_mut<'a>(fields: <Self::Fields as Fields>::Mut<'a>) -> Self::Mut<'a>
     where
         Self: 'a;
-    /// The row at `index` of `slices`.
-    fn slice_row<'a>(slices: &Self::Slices<'a>, index: usize) -> Self::Ref<'a>
+    /// A run's slices, named.
+    fn slices<'a>(fields: <Self::Fields as Fields>::Slices<'a>) -> Self::Slices<'a>
     where
         Self: 'a;
-    /// The first row of `slices`, mutably, and the rest; `None` when it has none.
-    fn split_first_mut<'a>(
-        slices: Self::SlicesMut<'a>,
-    ) -> Option<(Self::Mut<'a>, Self::SlicesMut<'a>)>
+    /// A run's mutable slices, named.
+    fn slices_mut<'a>(fields: <Self::Fields as Fields>::SlicesMut<'a>) -> Self::SlicesMut<'a>
     where
         Self: 'a;
-    /// Whether [`reset_at_release`](Columnar::reset_at_release) does anything: false when
-    /// every field is plain data with no `reset_with` function, so that a release touches no
-    /// column.
-    const RESETS_AT_RELEASE: bool;
     /// Resets the fields that own something. Runs when the object is released.
     fn reset_at_release(row: Self::Mut<'_>);
     /// Resets the plain-data fields. Runs when the slot is reused, before `init`.
@@ -152,7 +137,7 @@ impl<P: Columnar> Pooled for Row<P> {
 pub struct ColumnPool<P: Columnar, S = <P as Columnar>::Strategy> {
     keys: Pool<Row<P>, S, Heap>,
     /// As many rows as the books have slot indices.
-    columns: P::Columns,
+    columns: ColumnSet<P::Fields>,
 }
 
 impl<P: Columnar, S> ColumnPool<P, S> {
@@ -191,14 +176,14 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     #[must_use]
     pub fn with_capacity(capacity: usize) -> Self {
         let keys = Pool::with_capacity(capacity);
-        let columns = P::columns(keys.capacity(), token());
+        let columns = ColumnSet::new(keys.capacity(), || P::blank(token()));
         Self { keys, columns }
     }
 
     /// Rows for every slot index the books have, after they grew or shrank.
     fn fit_columns(&mut self) {
         let end = self.keys.books().index_end();
-        P::resize(&mut self.columns, end, token());
+        self.columns.resize(end, || P::blank(token()));
     }
 }
 
@@ -224,6 +209,12 @@ fn object<P>(handle: Handle<Row<P>>) -> Handle<P> {
 #[inline]
 fn slot<P>(handle: Handle<P>) -> Handle<Row<P>> {
     handle.cast()
+}
+
+/// The row at `index`, mutably: one the books have, so in the columns.
+#[inline]
+fn row_mut<P: Columnar>(columns: &mut ColumnSet<P::Fields>, index: usize) -> P::Mut<'_> {
+    P::row_mut(columns.row_mut(index).expect("a row for every slot"))
 }
 
 /// A token for the columns' blank rows: only the pool builds them.

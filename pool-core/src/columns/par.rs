@@ -1,7 +1,8 @@
 //! The runs of a column pool in parallel (the `rayon` feature): each chunk of slots split at
 //! 64-slot group boundaries into pieces, whose runs a thread walks as `runs_mut` does.
 
-use super::{ColumnPool, Columnar};
+use super::fields::RowsMut;
+use super::{ColumnPool, Columnar, Fields};
 use crate::slot::occupancy::{BITS, SetBits};
 use crate::storage::heap::geometry::POSITIONS;
 use rayon::iter::plumbing::{Folder, UnindexedConsumer, UnindexedProducer, bridge_unindexed};
@@ -13,32 +14,30 @@ const SPLIT_ABOVE: usize = 4;
 /// Consecutive groups of one chunk: their occupancy bits, and the rows they cover.
 struct Piece<'a, P: Columnar + 'a> {
     bits: &'a [u64],
-    rows: P::SlicesMut<'a>,
-    len: usize,
+    rows: RowsMut<'a, P::Fields>,
 }
 
 impl<'a, P: Columnar + 'a> UnindexedProducer for Piece<'a, P>
 where
     P::SlicesMut<'a>: Send,
+    <P::Fields as Fields>::SlicesMut<'a>: Send,
 {
     type Item = P::SlicesMut<'a>;
 
     fn split(self) -> (Self, Option<Self>) {
         let groups = self.bits.len() / 2;
-        if self.bits.len() <= SPLIT_ABOVE || groups * BITS >= self.len {
+        if self.bits.len() <= SPLIT_ABOVE || groups * BITS >= self.rows.len() {
             return (self, None);
         }
         let (low, high) = self.bits.split_at(groups);
-        let (rows_low, rows_high) = P::split_at_mut(self.rows, groups * BITS);
+        let (rows_low, rows_high) = self.rows.split_at(groups * BITS);
         let low = Piece {
             bits: low,
             rows: rows_low,
-            len: groups * BITS,
         };
         let high = Piece {
             bits: high,
             rows: rows_high,
-            len: self.len - groups * BITS,
         };
         (low, Some(high))
     }
@@ -49,10 +48,10 @@ where
         while let Some((start, len)) = bits.next_run()
             && let Some(rows) = rest.take()
         {
-            let (_, rows) = P::split_at_mut(rows, start - at);
-            let (run, rows) = P::split_at_mut(rows, len);
+            let (_, rows) = rows.split_at(start - at);
+            let (run, rows) = rows.split_at(len);
             (rest, at) = (Some(rows), start + len);
-            folder = folder.consume(run);
+            folder = folder.consume(P::slices_mut(run.into_slices()));
             if folder.full() {
                 break;
             }
@@ -67,6 +66,7 @@ struct PieceIter<'a, P: Columnar + 'a>(Piece<'a, P>);
 impl<'a, P: Columnar + 'a> ParallelIterator for PieceIter<'a, P>
 where
     P::SlicesMut<'a>: Send,
+    <P::Fields as Fields>::SlicesMut<'a>: Send,
 {
     type Item = P::SlicesMut<'a>;
 
@@ -98,19 +98,19 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     pub fn par_runs_mut<'a>(&'a mut self) -> impl ParallelIterator<Item = P::SlicesMut<'a>>
     where
         P::SlicesMut<'a>: Send,
+        <P::Fields as Fields>::SlicesMut<'a>: Send,
     {
         let mut pieces: [Option<PieceIter<'a, P>>; POSITIONS + 1] = core::array::from_fn(|_| None);
-        let (mut rest, mut at) = (Some(P::slices_mut(&mut self.columns)), 0);
+        let (mut rest, mut at) = (Some(RowsMut::all(&mut self.columns)), 0);
         for (piece, chunk) in pieces.iter_mut().zip(self.keys.books().chunks()) {
             let Some(rows) = rest.take() else { break };
             let len = chunk.objects.len();
-            let (_, rows) = P::split_at_mut(rows, chunk.base - at);
-            let (rows, after) = P::split_at_mut(rows, len);
+            let (_, rows) = rows.split_at(chunk.base - at);
+            let (rows, after) = rows.split_at(len);
             (rest, at) = (Some(after), chunk.base + len);
             *piece = Some(PieceIter(Piece {
                 bits: chunk.bits,
                 rows,
-                len,
             }));
         }
         pieces.into_par_iter().flatten().flatten()

@@ -1,6 +1,7 @@
 //! The live objects of a column pool as runs: a slice of each column for each run of
 //! consecutive live slots, found from the books' occupancy bits.
 
+use super::fields::{ColumnSet, Rows, RowsMut};
 use super::{Columnar, Row};
 use crate::pool::iter::Bits;
 use crate::slot::occupancy::SetBits;
@@ -51,25 +52,25 @@ impl<'a, P> Iterator for LiveRuns<'a, P> {
 pub struct ColumnRuns<'a, P: Columnar + 'a> {
     live: LiveRuns<'a, P>,
     /// The rows from `at` on.
-    rest: Option<P::Slices<'a>>,
+    rest: Option<Rows<'a, P::Fields>>,
     at: usize,
 }
 
 impl<'a, P: Columnar + 'a> ColumnRuns<'a, P> {
-    pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: &'a P::Columns) -> Self {
+    pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: &'a ColumnSet<P::Fields>) -> Self {
         Self {
             live: LiveRuns::new(chunks),
-            rest: Some(P::slices(columns)),
+            rest: Some(Rows::all(columns)),
             at: 0,
         }
     }
 
     /// The next run, with its slots' words.
     #[inline]
-    pub(crate) fn next_with_words(&mut self) -> Option<(&'a [u64], P::Slices<'a>)> {
+    pub(crate) fn next_with_words(&mut self) -> Option<(&'a [u64], Rows<'a, P::Fields>)> {
         let (start, words) = self.live.next()?;
-        let (_, rest) = P::split_at(self.rest.take()?, start - self.at);
-        let (run, rest) = P::split_at(rest, words.len());
+        let (_, rest) = self.rest.take()?.split_at(start - self.at);
+        let (run, rest) = rest.split_at(words.len());
         self.rest = Some(rest);
         self.at = start + words.len();
         Some((words, run))
@@ -81,7 +82,8 @@ impl<'a, P: Columnar + 'a> Iterator for ColumnRuns<'a, P> {
 
     #[inline]
     fn next(&mut self) -> Option<P::Slices<'a>> {
-        self.next_with_words().map(|(_, run)| run)
+        self.next_with_words()
+            .map(|(_, run)| P::slices(run.into_slices()))
     }
 }
 
@@ -93,25 +95,25 @@ impl<'a, P: Columnar + 'a> FusedIterator for ColumnRuns<'a, P> {}
 pub struct ColumnRunsMut<'a, P: Columnar + 'a> {
     live: LiveRuns<'a, P>,
     /// The rows from `at` on.
-    rest: Option<P::SlicesMut<'a>>,
+    rest: Option<RowsMut<'a, P::Fields>>,
     at: usize,
 }
 
 impl<'a, P: Columnar + 'a> ColumnRunsMut<'a, P> {
-    pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: &'a mut P::Columns) -> Self {
+    pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: &'a mut ColumnSet<P::Fields>) -> Self {
         Self {
             live: LiveRuns::new(chunks),
-            rest: Some(P::slices_mut(columns)),
+            rest: Some(RowsMut::all(columns)),
             at: 0,
         }
     }
 
     /// The next run, with its slots' words.
     #[inline]
-    pub(crate) fn next_with_words(&mut self) -> Option<(&'a [u64], P::SlicesMut<'a>)> {
+    pub(crate) fn next_with_words(&mut self) -> Option<(&'a [u64], RowsMut<'a, P::Fields>)> {
         let (start, words) = self.live.next()?;
-        let (_, rest) = P::split_at_mut(self.rest.take()?, start - self.at);
-        let (run, rest) = P::split_at_mut(rest, words.len());
+        let (_, rest) = self.rest.take()?.split_at(start - self.at);
+        let (run, rest) = rest.split_at(words.len());
         self.rest = Some(rest);
         self.at = start + words.len();
         Some((words, run))
@@ -123,7 +125,8 @@ impl<'a, P: Columnar + 'a> Iterator for ColumnRunsMut<'a, P> {
 
     #[inline]
     fn next(&mut self) -> Option<P::SlicesMut<'a>> {
-        self.next_with_words().map(|(_, run)| run)
+        self.next_with_words()
+            .map(|(_, run)| P::slices_mut(run.into_slices()))
     }
 }
 

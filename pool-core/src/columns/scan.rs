@@ -1,7 +1,8 @@
 //! What a column pool does with every live object: rows, runs of column slices, retain.
 
+use super::fields::{Rows, RowsMut};
 use super::runs::{ColumnRuns, ColumnRunsMut};
-use super::{ColumnPool, Columnar, object};
+use super::{ColumnPool, Columnar, object, row_mut};
 use crate::Handle;
 use core::iter::FusedIterator;
 
@@ -167,10 +168,10 @@ impl<P: Columnar, S> ColumnPool<P, S> {
         let columns = &mut self.columns;
         self.keys.retain_with_handle(|handle, _| {
             let index = handle.index();
-            let kept = keep(object(handle), P::row_mut(columns, index));
+            let kept = keep(object(handle), row_mut::<P>(columns, index));
             if !kept && P::RESETS_AT_RELEASE {
                 // If it panics, the object stays live, as a release's does.
-                P::reset_at_release(P::row_mut(columns, index));
+                P::reset_at_release(row_mut::<P>(columns, index));
             }
             kept
         });
@@ -180,8 +181,8 @@ impl<P: Columnar, S> ColumnPool<P, S> {
 /// The live objects' rows with their handles; see [`ColumnPool::iter`].
 pub struct ColumnIter<'a, P: Columnar + 'a> {
     runs: ColumnRuns<'a, P>,
-    /// The run in hand: its words, its slices, and the next row's place in it.
-    run: Option<(&'a [u64], P::Slices<'a>, usize)>,
+    /// The run in hand: its words, its rows, and the next row's place in it.
+    run: Option<(&'a [u64], Rows<'a, P::Fields>, usize)>,
 }
 
 impl<'a, P: Columnar + 'a> Iterator for ColumnIter<'a, P> {
@@ -190,15 +191,15 @@ impl<'a, P: Columnar + 'a> Iterator for ColumnIter<'a, P> {
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some((words, slices, at)) = &mut self.run
+            if let Some((words, rows, at)) = &mut self.run
                 && let Some(&word) = words.get(*at)
+                && let Some(row) = rows.row(*at)
             {
-                let row = P::slice_row(slices, *at);
                 *at += 1;
-                return Some((Handle::from_live_word(word), row));
+                return Some((Handle::from_live_word(word), P::row(row)));
             }
-            let (words, slices) = self.runs.next_with_words()?;
-            self.run = Some((words, slices, 0));
+            let (words, rows) = self.runs.next_with_words()?;
+            self.run = Some((words, rows, 0));
         }
     }
 }
@@ -208,8 +209,8 @@ impl<'a, P: Columnar + 'a> FusedIterator for ColumnIter<'a, P> {}
 /// The live objects' rows with their handles, mutably; see [`ColumnPool::iter_mut`].
 pub struct ColumnIterMut<'a, P: Columnar + 'a> {
     runs: ColumnRunsMut<'a, P>,
-    /// The run in hand: the words and slices of its rows not yet passed.
-    run: Option<(&'a [u64], P::SlicesMut<'a>)>,
+    /// The run in hand: the words and rows not yet passed.
+    run: Option<(&'a [u64], RowsMut<'a, P::Fields>)>,
 }
 
 impl<'a, P: Columnar + 'a> Iterator for ColumnIterMut<'a, P> {
@@ -218,12 +219,12 @@ impl<'a, P: Columnar + 'a> Iterator for ColumnIterMut<'a, P> {
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some((words, slices)) = self.run.take()
+            if let Some((words, rows)) = self.run.take()
                 && let Some((&word, words)) = words.split_first()
-                && let Some((row, slices)) = P::split_first_mut(slices)
+                && let Some((row, rows)) = rows.split_first()
             {
-                self.run = Some((words, slices));
-                return Some((Handle::from_live_word(word), row));
+                self.run = Some((words, rows));
+                return Some((Handle::from_live_word(word), P::row_mut(row)));
             }
             self.run = Some(self.runs.next_with_words()?);
         }

@@ -1,7 +1,8 @@
 //! Creating objects in a column pool: what each strategy does when the pool is full, as a
 //! [`Pool`](crate::Pool)'s strategies do.
 
-use super::{ColumnPool, Columnar, Row, object};
+use super::fields::ColumnSet;
+use super::{ColumnPool, Columnar, Row, object, row_mut};
 use crate::strategy::grow::limit;
 use crate::{Fail, Grow, Handle, Panic, PoolFull};
 use scopeguard::ScopeGuard;
@@ -10,15 +11,15 @@ use scopeguard::ScopeGuard;
 /// what it wrote, as the slot stays free.
 #[inline]
 fn fill<P: Columnar>(
-    columns: &mut P::Columns,
+    columns: &mut ColumnSet<P::Fields>,
     handle: Handle<Row<P>>,
     init: impl FnOnce(Handle<P>, P::Mut<'_>),
 ) {
     let index = handle.index();
     let mut columns = scopeguard::guard(columns, |columns| {
-        P::reset_at_release(P::row_mut(columns, index));
+        P::reset_at_release(row_mut::<P>(columns, index));
     });
-    let mut row = P::row_mut(&mut **columns, index);
+    let mut row = row_mut::<P>(&mut columns, index);
     P::reset_at_reuse(&mut row);
     init(object(handle), row);
     ScopeGuard::into_inner(columns);

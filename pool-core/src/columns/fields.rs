@@ -1,0 +1,420 @@
+//! A column struct's fields as a list, `(A, (B, (C, ())))`, each kept in a column of its own,
+//! and the columns of one pool: `ColumnSet`, whose columns all have its length, so that a row
+//! is one bounds check however many fields it has.
+
+use alloc::vec::Vec;
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for () {}
+    impl<H, T: Sealed> Sealed for (H, T) {}
+}
+
+/// The fields of a column struct, as a list: `(A, (B, (C, ())))` for a struct of an `A`, a `B`
+/// and a `C`. `#[derive(Pooled)]` names it for `layout = columns`; only this crate implements
+/// it.
+pub trait Fields: Sized + sealed::Sealed {
+    /// A column of each field: `(Vec<A>, (Vec<B>, ...))`.
+    #[doc(hidden)]
+    type Columns;
+    /// A reference to each field of a row: `(&A, (&B, ...))`.
+    type Ref<'a>
+    where
+        Self: 'a;
+    /// A mutable reference to each field of a row.
+    type Mut<'a>
+    where
+        Self: 'a;
+    /// A slice of each column.
+    type Slices<'a>
+    where
+        Self: 'a;
+    /// A mutable slice of each column.
+    type SlicesMut<'a>
+    where
+        Self: 'a;
+
+    #[doc(hidden)]
+    fn new_columns() -> Self::Columns;
+    #[doc(hidden)]
+    fn push(columns: &mut Self::Columns, row: Self);
+    #[doc(hidden)]
+    fn truncate(columns: &mut Self::Columns, len: usize);
+    /// The row at `index`.
+    ///
+    /// # Safety
+    /// `index` is below every column's length.
+    #[doc(hidden)]
+    unsafe fn row_unchecked(columns: &Self::Columns, index: usize) -> Self::Ref<'_>;
+    /// The row at `index`, mutably.
+    ///
+    /// # Safety
+    /// `index` is below every column's length.
+    #[doc(hidden)]
+    unsafe fn row_unchecked_mut(columns: &mut Self::Columns, index: usize) -> Self::Mut<'_>;
+    /// The row at `index` of `slices`.
+    ///
+    /// # Safety
+    /// `index` is below every slice's length.
+    #[doc(hidden)]
+    unsafe fn slice_row_unchecked<'a>(slices: &Self::Slices<'a>, index: usize) -> Self::Ref<'a>
+    where
+        Self: 'a;
+    #[doc(hidden)]
+    fn slices(columns: &Self::Columns) -> Self::Slices<'_>;
+    #[doc(hidden)]
+    fn slices_mut(columns: &mut Self::Columns) -> Self::SlicesMut<'_>;
+    #[doc(hidden)]
+    fn split_at<'a>(slices: Self::Slices<'a>, mid: usize) -> (Self::Slices<'a>, Self::Slices<'a>)
+    where
+        Self: 'a;
+    #[doc(hidden)]
+    fn split_at_mut<'a>(
+        slices: Self::SlicesMut<'a>,
+        mid: usize,
+    ) -> (Self::SlicesMut<'a>, Self::SlicesMut<'a>)
+    where
+        Self: 'a;
+    #[doc(hidden)]
+    fn split_first_mut<'a>(
+        slices: Self::SlicesMut<'a>,
+    ) -> Option<(Self::Mut<'a>, Self::SlicesMut<'a>)>
+    where
+        Self: 'a;
+}
+
+impl Fields for () {
+    type Columns = ();
+    type Ref<'a> = ();
+    type Mut<'a> = ();
+    type Slices<'a> = ();
+    type SlicesMut<'a> = ();
+
+    fn new_columns() {}
+    fn push((): &mut (), (): ()) {}
+    fn truncate((): &mut (), _: usize) {}
+    #[inline]
+    unsafe fn row_unchecked((): &(), _: usize) {}
+    #[inline]
+    unsafe fn row_unchecked_mut((): &mut (), _: usize) {}
+    #[inline]
+    unsafe fn slice_row_unchecked<'a>((): &(), _: usize)
+    where
+        Self: 'a,
+    {
+    }
+    #[inline]
+    fn slices((): &()) {}
+    #[inline]
+    fn slices_mut((): &mut ()) {}
+    #[inline]
+    fn split_at<'a>((): (), _: usize) -> ((), ())
+    where
+        Self: 'a,
+    {
+        ((), ())
+    }
+    #[inline]
+    fn split_at_mut<'a>((): (), _: usize) -> ((), ())
+    where
+        Self: 'a,
+    {
+        ((), ())
+    }
+    #[inline]
+    fn split_first_mut<'a>((): ()) -> Option<((), ())>
+    where
+        Self: 'a,
+    {
+        Some(((), ()))
+    }
+}
+
+impl<H, T: Fields> Fields for (H, T) {
+    type Columns = (Vec<H>, T::Columns);
+    type Ref<'a>
+        = (&'a H, T::Ref<'a>)
+    where
+        Self: 'a;
+    type Mut<'a>
+        = (&'a mut H, T::Mut<'a>)
+    where
+        Self: 'a;
+    type Slices<'a>
+        = (&'a [H], T::Slices<'a>)
+    where
+        Self: 'a;
+    type SlicesMut<'a>
+        = (&'a mut [H], T::SlicesMut<'a>)
+    where
+        Self: 'a;
+
+    fn new_columns() -> Self::Columns {
+        (Vec::new(), T::new_columns())
+    }
+
+    fn push((head, tail): &mut Self::Columns, (value, rest): Self) {
+        head.push(value);
+        T::push(tail, rest);
+    }
+
+    fn truncate((head, tail): &mut Self::Columns, len: usize) {
+        head.truncate(len);
+        T::truncate(tail, len);
+    }
+
+    #[inline]
+    unsafe fn row_unchecked((head, tail): &Self::Columns, index: usize) -> Self::Ref<'_> {
+        // SAFETY: `index` is below every column's length (the caller's contract), this one's
+        // too.
+        let field = unsafe { head.get_unchecked(index) };
+        // SAFETY: as above, for the other columns.
+        (field, unsafe { T::row_unchecked(tail, index) })
+    }
+
+    #[inline]
+    unsafe fn row_unchecked_mut((head, tail): &mut Self::Columns, index: usize) -> Self::Mut<'_> {
+        // SAFETY: `index` is below every column's length (the caller's contract), this one's
+        // too; the columns are distinct vectors, so the references do not overlap.
+        let field = unsafe { head.get_unchecked_mut(index) };
+        // SAFETY: as above, for the other columns.
+        (field, unsafe { T::row_unchecked_mut(tail, index) })
+    }
+
+    #[inline]
+    unsafe fn slice_row_unchecked<'a>(
+        (head, tail): &Self::Slices<'a>,
+        index: usize,
+    ) -> Self::Ref<'a>
+    where
+        Self: 'a,
+    {
+        // SAFETY: `index` is below every slice's length (the caller's contract).
+        let field = unsafe { head.get_unchecked(index) };
+        // SAFETY: as above, for the other slices.
+        (field, unsafe { T::slice_row_unchecked(tail, index) })
+    }
+
+    #[inline]
+    fn slices((head, tail): &Self::Columns) -> Self::Slices<'_> {
+        (head, T::slices(tail))
+    }
+
+    #[inline]
+    fn slices_mut((head, tail): &mut Self::Columns) -> Self::SlicesMut<'_> {
+        (head, T::slices_mut(tail))
+    }
+
+    #[inline]
+    fn split_at<'a>(
+        (head, tail): Self::Slices<'a>,
+        mid: usize,
+    ) -> (Self::Slices<'a>, Self::Slices<'a>)
+    where
+        Self: 'a,
+    {
+        let (low, high) = head.split_at(mid);
+        let (tail_low, tail_high) = T::split_at(tail, mid);
+        ((low, tail_low), (high, tail_high))
+    }
+
+    #[inline]
+    fn split_at_mut<'a>(
+        (head, tail): Self::SlicesMut<'a>,
+        mid: usize,
+    ) -> (Self::SlicesMut<'a>, Self::SlicesMut<'a>)
+    where
+        Self: 'a,
+    {
+        let (low, high) = head.split_at_mut(mid);
+        let (tail_low, tail_high) = T::split_at_mut(tail, mid);
+        ((low, tail_low), (high, tail_high))
+    }
+
+    #[inline]
+    fn split_first_mut<'a>(
+        (head, tail): Self::SlicesMut<'a>,
+    ) -> Option<(Self::Mut<'a>, Self::SlicesMut<'a>)>
+    where
+        Self: 'a,
+    {
+        let (first, rest) = head.split_first_mut()?;
+        let (row, tail) = T::split_first_mut(tail)?;
+        Some(((first, row), (rest, tail)))
+    }
+}
+
+/// The columns of a column pool: every column `len` long, which is what makes a row one bounds
+/// check.
+pub(crate) struct ColumnSet<F: Fields> {
+    columns: F::Columns,
+    len: usize,
+}
+
+impl<F: Fields> ColumnSet<F> {
+    /// `len` rows of `blank()`.
+    pub(crate) fn new(len: usize, blank: impl FnMut() -> F) -> Self {
+        let mut set = Self {
+            columns: F::new_columns(),
+            len: 0,
+        };
+        set.resize(len, blank);
+        set
+    }
+
+    /// Adds rows of `blank()`, or drops rows from the end, to `len` rows. If `blank` panics,
+    /// the rows added before it stay.
+    pub(crate) fn resize(&mut self, len: usize, mut blank: impl FnMut() -> F) {
+        if len < self.len {
+            F::truncate(&mut self.columns, len);
+            self.len = len;
+        }
+        while self.len < len {
+            F::push(&mut self.columns, blank());
+            self.len += 1;
+        }
+    }
+
+    /// The row at `index`, if there is one.
+    #[inline]
+    pub(crate) fn row(&self, index: usize) -> Option<F::Ref<'_>> {
+        if index >= self.len {
+            return None;
+        }
+        // SAFETY: every column is `len` long (kept by `new` and `resize`, the only code that
+        // changes the columns' lengths), and `index` is below it.
+        Some(unsafe { F::row_unchecked(&self.columns, index) })
+    }
+
+    /// The row at `index`, mutably, if there is one.
+    #[inline]
+    pub(crate) fn row_mut(&mut self, index: usize) -> Option<F::Mut<'_>> {
+        if index >= self.len {
+            return None;
+        }
+        // SAFETY: as in `row`.
+        Some(unsafe { F::row_unchecked_mut(&mut self.columns, index) })
+    }
+
+    fn slices(&self) -> F::Slices<'_> {
+        F::slices(&self.columns)
+    }
+
+    fn slices_mut(&mut self) -> F::SlicesMut<'_> {
+        F::slices_mut(&mut self.columns)
+    }
+}
+
+/// Slices of every column, all `len` long: consecutive rows.
+pub(crate) struct Rows<'a, F: Fields + 'a> {
+    slices: F::Slices<'a>,
+    len: usize,
+}
+
+impl<'a, F: Fields + 'a> Rows<'a, F> {
+    /// Every row of `set`.
+    #[inline]
+    pub(crate) fn all(set: &'a ColumnSet<F>) -> Self {
+        Self {
+            slices: set.slices(),
+            len: set.len,
+        }
+    }
+
+    /// The first `mid` rows, and the rest.
+    ///
+    /// # Panics
+    /// If `mid` is past the last row.
+    #[inline]
+    pub(crate) fn split_at(self, mid: usize) -> (Self, Self) {
+        assert!(mid <= self.len, "a split inside the rows");
+        let (low, high) = F::split_at(self.slices, mid);
+        (
+            Self {
+                slices: low,
+                len: mid,
+            },
+            Self {
+                slices: high,
+                len: self.len - mid,
+            },
+        )
+    }
+
+    /// The row at `index`, if there is one.
+    #[inline]
+    pub(crate) fn row(&self, index: usize) -> Option<F::Ref<'a>> {
+        if index >= self.len {
+            return None;
+        }
+        // SAFETY: every slice is `len` long (`all` takes a set's columns, all its length;
+        // `split_at` splits each at one point), and `index` is below it.
+        Some(unsafe { F::slice_row_unchecked(&self.slices, index) })
+    }
+
+    #[inline]
+    pub(crate) fn into_slices(self) -> F::Slices<'a> {
+        self.slices
+    }
+}
+
+/// Mutable slices of every column, all `len` long: consecutive rows.
+pub(crate) struct RowsMut<'a, F: Fields + 'a> {
+    slices: F::SlicesMut<'a>,
+    len: usize,
+}
+
+impl<'a, F: Fields + 'a> RowsMut<'a, F> {
+    /// Every row of `set`.
+    #[inline]
+    pub(crate) fn all(set: &'a mut ColumnSet<F>) -> Self {
+        let len = set.len;
+        Self {
+            slices: set.slices_mut(),
+            len,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The first `mid` rows, and the rest.
+    ///
+    /// # Panics
+    /// If `mid` is past the last row.
+    #[inline]
+    pub(crate) fn split_at(self, mid: usize) -> (Self, Self) {
+        assert!(mid <= self.len, "a split inside the rows");
+        let (low, high) = F::split_at_mut(self.slices, mid);
+        (
+            Self {
+                slices: low,
+                len: mid,
+            },
+            Self {
+                slices: high,
+                len: self.len - mid,
+            },
+        )
+    }
+
+    /// The first row, and the rest; `None` when there are no rows.
+    #[inline]
+    pub(crate) fn split_first(self) -> Option<(F::Mut<'a>, Self)> {
+        let (row, rest) = F::split_first_mut(self.slices)?;
+        Some((
+            row,
+            Self {
+                slices: rest,
+                len: self.len - 1,
+            },
+        ))
+    }
+
+    #[inline]
+    pub(crate) fn into_slices(self) -> F::SlicesMut<'a> {
+        self.slices
+    }
+}
