@@ -1,6 +1,6 @@
 //! Columns (issue 33): kernels over a few fields of 200,000 live objects, a column pool
-//! (`layout = columns`, through `runs_mut`) beside a `Vec` of structs, soa_derive's
-//! `SpringSoaVec`, a bevy_ecs table (`QueryState::iter_mut`, the fields split into
+//! (`layout = columns`, through `runs_mut`) beside a `Vec` of structs, `soa_derive`'s
+//! `SpringVec`, a `bevy_ecs` table (`QueryState::iter_mut`, the fields split into
 //! components as a bevy user splits them) and the default layout, in one run; then churn and
 //! `get` in both layouts.
 //!
@@ -223,7 +223,7 @@ fn vec_kernel6(springs: &mut [Spring]) {
     }
 }
 
-/// The slices' own loop: soa_derive's `SpringVec` is a `Vec` per field.
+/// The slices' own loop: `soa_derive`'s `SpringVec` is a `Vec` per field.
 fn soa_kernel6(soa: &mut SpringVec) {
     let n = soa.x.len();
     let (x, y, vx, vy) = (
@@ -266,7 +266,7 @@ fn objects_kernel6(pool: &mut SpringObjectPool) {
 }
 
 /// A run's slices, cut to one length so that the loop has no bounds checks: the same loop as
-/// soa_derive's.
+/// `soa_derive`'s.
 fn columns_kernel6(pool: &mut SpringColumnsPool) {
     for run in pool.runs_mut() {
         let n = run.x.len();

@@ -134,7 +134,6 @@ struct Spawn<'a> {
 
 /// A frame's step for one particle, the same in both layouts: false when it burns out or falls
 /// off the screen and goes back to the pool.
-#[expect(clippy::too_many_arguments, reason = "a particle's fields, one by one")]
 fn step(
     frames_left: &mut u32,
     trail: &mut Vec<(f64, f64)>,

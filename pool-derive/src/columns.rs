@@ -7,85 +7,27 @@ use crate::ast::{Field, Input};
 use crate::config::Pool;
 use crate::pool_type;
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 use syn::Member;
 
 /// The generated types and impl for a struct with named fields and no generic parameters
 /// (`valid` reports any other).
 pub(crate) fn expand(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> TokenStream {
     let krate = input.krate();
-    let private = Input::private();
     let alias = input.private_alias();
     let ident = &input.node.ident;
-    let vis = &pool.vis;
-    let name = &pool.name;
-    let [row, row_mut, slices, slices_mut] =
-        ["Ref", "Mut", "Slices", "SlicesMut"].map(|kind| format_ident!("{ident}{kind}"));
+    let (vis, name) = (&pool.vis, &pool.name);
     let names: Vec<&Ident> = fields.iter().map(name_of).collect();
-    let tys: Vec<_> = fields.iter().map(|field| field.ty).collect();
-    let field_vis: Vec<_> = fields.iter().map(|field| field.vis).collect();
-    let blanks: Vec<_> = fields
-        .iter()
-        .map(|field| field.blank_value(&private))
-        .collect();
-    let at_release: Vec<_> = fields
-        .iter()
-        .zip(&names)
-        .map(|(field, name)| field.reset_at_release(&private, &quote!(*row.#name)))
-        .collect();
-    let at_reuse: Vec<_> = fields
-        .iter()
-        .zip(&names)
-        .map(|(field, name)| field.reset_at_reuse(&private, &quote!(*row.#name)))
-        .collect();
-    let resets: Vec<_> = fields
-        .iter()
-        .filter_map(|field| field.resets_at_release())
-        .collect();
-    let size = &pool.size;
-    let name_text = name.to_string();
     let strategy = pool_type::strategy(&krate, &pool.engine);
     let requirement = pool_type::requirement(input, pool);
-    let docs = Docs::new(ident, name);
-    let [row_doc, row_mut_doc, slices_doc, slices_mut_doc, pool_doc] = docs.all();
-    // The fields as a list, `(A, (B, ()))`: its type, a blank row, and the pattern that names
-    // each of a row's parts.
-    let list_type = list(tys.iter().map(|ty| quote!(#ty)));
-    let blank_list = list(blanks.iter().cloned());
-    let pattern = list(names.iter().map(|name| quote!(#name)));
+    let [.., pool_doc] = Docs::new(ident, name).all();
+    let views = views(input, fields, pool);
+    let columnar = columnar(input, fields, pool);
     quote! {
         #[doc = #pool_doc]
         #vis type #name = #krate::ColumnPool<#ident, #strategy>;
 
-        #[doc = #row_doc]
-        #[derive(Clone, Copy)]
-        // A kernel reads the fields it needs.
-        #[allow(dead_code)]
-        #vis struct #row<'a> {
-            #(#field_vis #names: &'a #tys,)*
-        }
-
-        #[doc = #row_mut_doc]
-        // A kernel reads the fields it needs.
-        #[allow(dead_code)]
-        #vis struct #row_mut<'a> {
-            #(#field_vis #names: &'a mut #tys,)*
-        }
-
-        #[doc = #slices_doc]
-        #[derive(Clone, Copy)]
-        // A kernel reads the fields it needs.
-        #[allow(dead_code)]
-        #vis struct #slices<'a> {
-            #(#field_vis #names: &'a [#tys],)*
-        }
-
-        #[doc = #slices_mut_doc]
-        // A kernel reads the fields it needs.
-        #[allow(dead_code)]
-        #vis struct #slices_mut<'a> {
-            #(#field_vis #names: &'a mut [#tys],)*
-        }
+        #views
 
         #[doc(hidden)]
         const _: () = {
@@ -100,68 +42,141 @@ pub(crate) fn expand(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> To
                 #(let _ = &object.#names;)*
             }
 
-            #[automatically_derived]
-            impl #private::Columnar for #ident {
-                const SIZE: usize = #size;
-                const NAME: &'static str = #name_text;
-                const RESETS_AT_RELEASE: bool = false #(|| #resets)*;
-                type Strategy = #strategy;
-                type Fields = #list_type;
-                type Ref<'a> = #row<'a>;
-                type Mut<'a> = #row_mut<'a>;
-                type Slices<'a> = #slices<'a>;
-                type SlicesMut<'a> = #slices_mut<'a>;
-
-                fn blank(_: #private::PoolToken<'_, Self>) -> Self::Fields {
-                    #blank_list
-                }
-
-                #[inline]
-                fn row<'a>(#pattern: <Self::Fields as #private::Fields>::Ref<'a>) -> #row<'a>
-                where
-                    Self: 'a,
-                {
-                    #row { #(#names,)* }
-                }
-
-                #[inline]
-                fn row_mut<'a>(#pattern: <Self::Fields as #private::Fields>::Mut<'a>) -> #row_mut<'a>
-                where
-                    Self: 'a,
-                {
-                    #row_mut { #(#names,)* }
-                }
-
-                #[inline]
-                fn slices<'a>(#pattern: <Self::Fields as #private::Fields>::Slices<'a>) -> #slices<'a>
-                where
-                    Self: 'a,
-                {
-                    #slices { #(#names,)* }
-                }
-
-                #[inline]
-                fn slices_mut<'a>(
-                    #pattern: <Self::Fields as #private::Fields>::SlicesMut<'a>,
-                ) -> #slices_mut<'a>
-                where
-                    Self: 'a,
-                {
-                    #slices_mut { #(#names,)* }
-                }
-
-                #[inline]
-                fn reset_at_release(row: #row_mut<'_>) {
-                    #(#at_release)*
-                }
-
-                #[inline]
-                fn reset_at_reuse(row: &mut #row_mut<'_>) {
-                    #(#at_reuse)*
-                }
-            }
+            #columnar
         };
     }
+}
+
+/// `FooRef`, `FooMut`, `FooSlices` and `FooSlicesMut`: a reference, a mutable reference, a
+/// slice and a mutable slice of each field, with the field's visibility.
+fn views(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> TokenStream {
+    let ident = &input.node.ident;
+    let vis = &pool.vis;
+    let [row, row_mut, slices, slices_mut] = view_names(ident);
+    let names: Vec<&Ident> = fields.iter().map(name_of).collect();
+    let tys: Vec<_> = fields.iter().map(|field| field.ty).collect();
+    let field_vis: Vec<_> = fields.iter().map(|field| field.vis).collect();
+    let [row_doc, row_mut_doc, slices_doc, slices_mut_doc, _] = Docs::new(ident, &pool.name).all();
+    quote! {
+        #[doc = #row_doc]
+        #[derive(Clone, Copy)]
+        // A kernel reads the fields it needs.
+        #[allow(dead_code)]
+        #vis struct #row<'a> {
+            #(#field_vis #names: &'a #tys,)*
+        }
+
+        #[doc = #row_mut_doc]
+        #[allow(dead_code)]
+        #vis struct #row_mut<'a> {
+            #(#field_vis #names: &'a mut #tys,)*
+        }
+
+        #[doc = #slices_doc]
+        #[derive(Clone, Copy)]
+        #[allow(dead_code)]
+        #vis struct #slices<'a> {
+            #(#field_vis #names: &'a [#tys],)*
+        }
+
+        #[doc = #slices_mut_doc]
+        #[allow(dead_code)]
+        #vis struct #slices_mut<'a> {
+            #(#field_vis #names: &'a mut [#tys],)*
+        }
+    }
+}
+
+/// `Columnar` for the struct: its fields as a list (`(A, (B, ()))`), which the runtime keeps in
+/// its columns, a blank row, each view named from the list's parts, and the resets.
+fn columnar(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> TokenStream {
+    let private = Input::private();
+    let ident = &input.node.ident;
+    let [row, row_mut, slices, slices_mut] = view_names(ident);
+    let names: Vec<&Ident> = fields.iter().map(name_of).collect();
+    let size = &pool.size;
+    let name_text = pool.name.to_string();
+    let strategy = pool_type::strategy(&input.krate(), &pool.engine);
+    let list_type = list(fields.iter().map(|field| field.ty.to_token_stream()));
+    let blank_list = list(fields.iter().map(|field| field.blank_value(&private)));
+    let pattern = list(names.iter().map(ToTokens::to_token_stream));
+    let resets = fields.iter().filter_map(Field::resets_at_release);
+    let place = |name: &Ident| quote!(*row.#name);
+    let at_release = fields
+        .iter()
+        .zip(&names)
+        .map(|(field, name)| field.reset_at_release(&private, &place(name)));
+    let at_reuse = fields
+        .iter()
+        .zip(&names)
+        .map(|(field, name)| field.reset_at_reuse(&private, &place(name)));
+    quote! {
+        #[automatically_derived]
+        impl #private::Columnar for #ident {
+            const SIZE: usize = #size;
+            const NAME: &'static str = #name_text;
+            const RESETS_AT_RELEASE: bool = false #(|| #resets)*;
+            type Strategy = #strategy;
+            type Fields = #list_type;
+            type Ref<'a> = #row<'a>;
+            type Mut<'a> = #row_mut<'a>;
+            type Slices<'a> = #slices<'a>;
+            type SlicesMut<'a> = #slices_mut<'a>;
+
+            fn blank(_: #private::PoolToken<'_, Self>) -> Self::Fields {
+                #blank_list
+            }
+
+            #[inline]
+            fn row<'a>(#pattern: <Self::Fields as #private::Fields>::Ref<'a>) -> #row<'a>
+            where
+                Self: 'a,
+            {
+                #row { #(#names,)* }
+            }
+
+            #[inline]
+            fn row_mut<'a>(#pattern: <Self::Fields as #private::Fields>::Mut<'a>) -> #row_mut<'a>
+            where
+                Self: 'a,
+            {
+                #row_mut { #(#names,)* }
+            }
+
+            #[inline]
+            fn slices<'a>(#pattern: <Self::Fields as #private::Fields>::Slices<'a>) -> #slices<'a>
+            where
+                Self: 'a,
+            {
+                #slices { #(#names,)* }
+            }
+
+            #[inline]
+            fn slices_mut<'a>(
+                #pattern: <Self::Fields as #private::Fields>::SlicesMut<'a>,
+            ) -> #slices_mut<'a>
+            where
+                Self: 'a,
+            {
+                #slices_mut { #(#names,)* }
+            }
+
+            #[inline]
+            fn reset_at_release(row: #row_mut<'_>) {
+                #(#at_release)*
+            }
+
+            #[inline]
+            fn reset_at_reuse(row: &mut #row_mut<'_>) {
+                #(#at_reuse)*
+            }
+        }
+    }
+}
+
+/// `FooRef`, `FooMut`, `FooSlices`, `FooSlicesMut`.
+fn view_names(ident: &Ident) -> [Ident; 4] {
+    ["Ref", "Mut", "Slices", "SlicesMut"].map(|kind| format_ident!("{ident}{kind}"))
 }
 
 /// `(a, (b, (c, ())))`, from `a`, `b` and `c`.

@@ -375,6 +375,7 @@ impl<'a, F: Fields + 'a> RowsMut<'a, F> {
         }
     }
 
+    #[cfg(any(test, feature = "rayon"))]
     #[inline]
     pub(crate) fn len(&self) -> usize {
         self.len
@@ -416,5 +417,87 @@ impl<'a, F: Fields + 'a> RowsMut<'a, F> {
     #[inline]
     pub(crate) fn into_slices(self) -> F::SlicesMut<'a> {
         self.slices
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ColumnSet, Rows, RowsMut};
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    type Row = (u32, (String, ()));
+
+    fn row(n: u32) -> Row {
+        (n, (n.to_string(), ()))
+    }
+
+    /// Every row as owned values, through `Rows::row`.
+    fn read(set: &ColumnSet<Row>) -> Vec<(u32, String)> {
+        let rows = Rows::all(set);
+        (0..)
+            .map_while(|i| rows.row(i))
+            .map(|(n, (s, ()))| (*n, s.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_set_keeps_every_column_one_length_and_reads_each_row_whole() {
+        let mut next = 0;
+        let mut set = ColumnSet::new(3, || {
+            next += 1;
+            row(next)
+        });
+        assert_eq!(
+            read(&set),
+            [(1, "1".into()), (2, "2".into()), (3, "3".into())]
+        );
+        assert!(set.row(3).is_none() && set.row_mut(3).is_none());
+        let (n, (s, ())) = set.row_mut(1).unwrap();
+        *n = 20;
+        s.push('!');
+        set.resize(1, || unreachable!());
+        assert_eq!(read(&set), [(1, "1".into())]);
+        set.resize(4, || row(9));
+        assert_eq!(read(&set).len(), 4);
+        assert_eq!(set.row(3).map(|(n, _)| *n), Some(9));
+        let (n, (s, ())) = set.row(0).unwrap();
+        assert_eq!((*n, s.as_str()), (1, "1"));
+    }
+
+    #[test]
+    fn rows_split_at_one_point_and_stay_in_bounds() {
+        let mut set = ColumnSet::new(0, || row(0));
+        let mut n = 0;
+        set.resize(10, || {
+            n += 1;
+            row(n)
+        });
+        let (low, high) = Rows::all(&set).split_at(4);
+        assert_eq!(low.row(3).map(|(n, _)| *n), Some(4));
+        assert!(low.row(4).is_none());
+        assert_eq!(high.row(0).map(|(n, _)| *n), Some(5));
+        assert!(high.row(6).is_none());
+        let (_, (strings, ())) = high.into_slices();
+        assert_eq!(strings.len(), 6);
+
+        let (mut low, high) = RowsMut::all(&mut set).split_at(7);
+        assert_eq!((low.len(), high.len()), (7, 3));
+        let mut seen = Vec::new();
+        while let Some(((n, (s, ())), rest)) = low.split_first() {
+            *n *= 10;
+            seen.push(s.clone());
+            low = rest;
+        }
+        assert_eq!(seen.len(), 7);
+        assert_eq!(read(&set)[6].0, 70);
+        assert_eq!(read(&set)[7].0, 8);
+    }
+
+    #[test]
+    #[should_panic(expected = "a split inside the rows")]
+    fn a_split_past_the_rows_panics() {
+        let set = ColumnSet::new(2, || row(1));
+        let _ = Rows::all(&set).split_at(3);
     }
 }

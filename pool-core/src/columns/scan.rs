@@ -112,7 +112,9 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     pub fn iter(&self) -> ColumnIter<'_, P> {
         ColumnIter {
             runs: self.runs(),
-            run: None,
+            words: &[],
+            rows: None,
+            at: 0,
         }
     }
 
@@ -182,7 +184,9 @@ impl<P: Columnar, S> ColumnPool<P, S> {
 pub struct ColumnIter<'a, P: Columnar + 'a> {
     runs: ColumnRuns<'a, P>,
     /// The run in hand: its words, its rows, and the next row's place in it.
-    run: Option<(&'a [u64], Rows<'a, P::Fields>, usize)>,
+    words: &'a [u64],
+    rows: Option<Rows<'a, P::Fields>>,
+    at: usize,
 }
 
 impl<'a, P: Columnar + 'a> Iterator for ColumnIter<'a, P> {
@@ -191,15 +195,15 @@ impl<'a, P: Columnar + 'a> Iterator for ColumnIter<'a, P> {
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some((words, rows, at)) = &mut self.run
-                && let Some(&word) = words.get(*at)
-                && let Some(row) = rows.row(*at)
+            if let Some(rows) = &self.rows
+                && let Some(&word) = self.words.get(self.at)
+                && let Some(row) = rows.row(self.at)
             {
-                *at += 1;
+                self.at += 1;
                 return Some((Handle::from_live_word(word), P::row(row)));
             }
             let (words, rows) = self.runs.next_with_words()?;
-            self.run = Some((words, rows, 0));
+            (self.words, self.rows, self.at) = (words, Some(rows), 0);
         }
     }
 }
@@ -264,3 +268,21 @@ impl<'a, P: Columnar + 'a> Iterator for ColumnValuesMut<'a, P> {
 }
 
 impl<'a, P: Columnar + 'a> FusedIterator for ColumnValuesMut<'a, P> {}
+
+impl<'a, P: Columnar, S> IntoIterator for &'a ColumnPool<P, S> {
+    type Item = (Handle<P>, P::Ref<'a>);
+    type IntoIter = ColumnIter<'a, P>;
+
+    fn into_iter(self) -> ColumnIter<'a, P> {
+        self.iter()
+    }
+}
+
+impl<'a, P: Columnar, S> IntoIterator for &'a mut ColumnPool<P, S> {
+    type Item = (Handle<P>, P::Mut<'a>);
+    type IntoIter = ColumnIterMut<'a, P>;
+
+    fn into_iter(self) -> ColumnIterMut<'a, P> {
+        self.iter_mut()
+    }
+}
