@@ -265,6 +265,19 @@ fn objects_kernel6(pool: &mut SpringObjectPool) {
     });
 }
 
+/// The default layout through its runs, each a slice of objects: the `Vec`'s loop, a run at a
+/// time.
+fn objects_runs_kernel6(pool: &mut SpringObjectPool) {
+    for run in pool.runs_mut() {
+        for s in run {
+            s.vx += (s.ox - s.x) * K;
+            s.vy += (s.oy - s.y) * K;
+            s.x += s.vx * DT;
+            s.y += s.vy * DT;
+        }
+    }
+}
+
 /// A run's slices, cut to one length so that the loop has no bounds checks: the same loop as
 /// `soa_derive`'s.
 fn columns_kernel6(pool: &mut SpringColumnsPool) {
@@ -428,6 +441,9 @@ fn kernels(c: &mut Criterion) {
     });
     group.bench_function("pooling_objects_for_each", |b| {
         b.iter(|| objects_kernel6(&mut s.objects));
+    });
+    group.bench_function("pooling_objects_runs_mut", |b| {
+        b.iter(|| objects_runs_kernel6(&mut s.objects));
     });
     group.bench_function("pooling_columns_runs_mut", |b| {
         b.iter(|| columns_kernel6(&mut s.columns));

@@ -37,6 +37,8 @@ pub trait Fields: Sized + sealed::Sealed {
     #[doc(hidden)]
     fn new_columns() -> Self::Columns;
     #[doc(hidden)]
+    fn reserve_exact(columns: &mut Self::Columns, additional: usize);
+    #[doc(hidden)]
     fn push(columns: &mut Self::Columns, row: Self);
     #[doc(hidden)]
     fn truncate(columns: &mut Self::Columns, len: usize);
@@ -91,6 +93,7 @@ impl Fields for () {
     type SlicesMut<'a> = ();
 
     fn new_columns() {}
+    fn reserve_exact((): &mut (), _: usize) {}
     fn push((): &mut (), (): ()) {}
     fn truncate((): &mut (), _: usize) {}
     #[inline]
@@ -151,6 +154,11 @@ impl<H, T: Fields> Fields for (H, T) {
 
     fn new_columns() -> Self::Columns {
         (Vec::new(), T::new_columns())
+    }
+
+    fn reserve_exact((head, tail): &mut Self::Columns, additional: usize) {
+        head.reserve_exact(additional);
+        T::reserve_exact(tail, additional);
     }
 
     fn push((head, tail): &mut Self::Columns, (value, rest): Self) {
@@ -269,6 +277,8 @@ impl<F: Fields> ColumnSet<F> {
             F::truncate(&mut self.columns, len);
             self.len = len;
         }
+        // Each column one allocation of the rows it holds, as a heap pool's objects are.
+        F::reserve_exact(&mut self.columns, len.saturating_sub(self.len));
         while self.len < len {
             F::push(&mut self.columns, blank());
             self.len += 1;

@@ -401,10 +401,15 @@ impl<'a, T> Iterator for Values<'a, T> {
         self.0.size_hint()
     }
 
-    /// Each run of consecutive live slots in one loop, as a slice's.
+    /// Each run of consecutive live slots in a `for` loop over its slice, as `ValuesMut`'s.
     #[inline]
     fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
-        (self.0.walk).fold_runs(init, |acc, run, _| run.iter().fold(acc, &mut f))
+        (self.0.walk).fold_runs(init, |mut acc, run, _| {
+            for object in run {
+                acc = f(acc, object);
+            }
+            acc
+        })
     }
 }
 
@@ -440,10 +445,17 @@ impl<'a, T> Iterator for ValuesMut<'a, T> {
         self.0.size_hint()
     }
 
-    /// Each run of consecutive live slots in one loop, as a slice's.
+    /// Each run of consecutive live slots in a `for` loop over its slice, the loop the compiler
+    /// vectorizes as it does a `Vec`'s (`run.iter_mut().fold(acc, &mut f)` did not: a kernel
+    /// of a few adds took 1.55 × the `Vec`'s loop).
     #[inline]
     fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
-        (self.0.walk).fold_runs(init, |acc, run, _| run.iter_mut().fold(acc, &mut f))
+        (self.0.walk).fold_runs(init, |mut acc, run, _| {
+            for object in run {
+                acc = f(acc, object);
+            }
+            acc
+        })
     }
 }
 
