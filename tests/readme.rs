@@ -89,6 +89,7 @@ fn the_readme_quotes_what_runs() {
         "examples/echo/src/readme.rs#server",
         "examples/bevy/src/main.rs#systems",
         "pool-derive/tests/expand/particles.expanded.rs",
+        "pool-derive/tests/expand/columns.expanded.rs",
     ] {
         assert!(
             sources.iter().any(|s| s == expected),

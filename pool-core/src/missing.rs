@@ -62,7 +62,7 @@ mod parallel {
     /// Met by no type: the bound of the parallel walks without the `rayon` feature.
     #[diagnostic::on_unimplemented(
         message = "parallel iteration over a pool of `{Self}` needs the `rayon` feature of `pooling`",
-        label = "`par_iter`, `par_iter_mut`, `par_values`, `par_values_mut` and `par_retain` come with the `rayon` feature",
+        label = "`par_iter`, `par_iter_mut`, `par_values`, `par_values_mut`, `par_retain` and a column pool's `par_runs_mut` come with the `rayon` feature",
         note = "add `features = [\"rayon\"]` to the `pooling` dependency"
     )]
     pub trait RayonFeature {}
@@ -107,6 +107,18 @@ mod parallel {
             T: RayonFeature,
         {
             let _ = keep;
+            unreachable!("no type implements `RayonFeature`")
+        }
+    }
+
+    #[cfg(feature = "alloc")]
+    #[doc(hidden)]
+    impl<P: crate::Columnar, S> crate::ColumnPool<P, S> {
+        /// With the `rayon` feature, the runs of column slices in parallel.
+        pub fn par_runs_mut(&mut self) -> MissingFeature
+        where
+            P: RayonFeature,
+        {
             unreachable!("no type implements `RayonFeature`")
         }
     }
