@@ -15,7 +15,7 @@ pub use crate::reset::field::{
     UnblankField,
 };
 #[cfg(feature = "alloc")]
-pub use crate::{ColumnPool, Columnar, Fields};
+pub use crate::{ColumnFields, ColumnPool, Columnar};
 pub use crate::{
     Evict, Evictable, Fail, Grow, Handle, Importance, Panic, Pool, PoolToken, Pooled, Reset,
 };

@@ -128,7 +128,7 @@ fn columnar(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> TokenStream
             }
 
             #[inline]
-            fn row<'a>(#pattern: <Self::Fields as #private::Fields>::Ref<'a>) -> #row<'a>
+            fn row<'a>(#pattern: <Self::Fields as #private::ColumnFields>::Ref<'a>) -> #row<'a>
             where
                 Self: 'a,
             {
@@ -136,7 +136,7 @@ fn columnar(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> TokenStream
             }
 
             #[inline]
-            fn row_mut<'a>(#pattern: <Self::Fields as #private::Fields>::Mut<'a>) -> #row_mut<'a>
+            fn row_mut<'a>(#pattern: <Self::Fields as #private::ColumnFields>::Mut<'a>) -> #row_mut<'a>
             where
                 Self: 'a,
             {
@@ -144,7 +144,7 @@ fn columnar(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> TokenStream
             }
 
             #[inline]
-            fn slices<'a>(#pattern: <Self::Fields as #private::Fields>::Slices<'a>) -> #slices<'a>
+            fn slices<'a>(#pattern: <Self::Fields as #private::ColumnFields>::Slices<'a>) -> #slices<'a>
             where
                 Self: 'a,
             {
@@ -153,7 +153,7 @@ fn columnar(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> TokenStream
 
             #[inline]
             fn slices_mut<'a>(
-                #pattern: <Self::Fields as #private::Fields>::SlicesMut<'a>,
+                #pattern: <Self::Fields as #private::ColumnFields>::SlicesMut<'a>,
             ) -> #slices_mut<'a>
             where
                 Self: 'a,

@@ -13,7 +13,7 @@ mod sealed {
 /// The fields of a column struct, as a list: `(A, (B, (C, ())))` for a struct of an `A`, a `B`
 /// and a `C`. `#[derive(Pooled)]` names it for `layout = columns`; only this crate implements
 /// it.
-pub trait Fields: Sized + sealed::Sealed {
+pub trait ColumnFields: Sized + sealed::Sealed {
     /// A column of each field: `(Vec<A>, (Vec<B>, ...))`.
     #[doc(hidden)]
     type Columns;
@@ -85,7 +85,7 @@ pub trait Fields: Sized + sealed::Sealed {
         Self: 'a;
 }
 
-impl Fields for () {
+impl ColumnFields for () {
     type Columns = ();
     type Ref<'a> = ();
     type Mut<'a> = ();
@@ -133,7 +133,7 @@ impl Fields for () {
     }
 }
 
-impl<H, T: Fields> Fields for (H, T) {
+impl<H, T: ColumnFields> ColumnFields for (H, T) {
     type Columns = (Vec<H>, T::Columns);
     type Ref<'a>
         = (&'a H, T::Ref<'a>)
@@ -254,12 +254,12 @@ impl<H, T: Fields> Fields for (H, T) {
 
 /// The columns of a column pool: every column `len` long, which is what makes a row one bounds
 /// check.
-pub(crate) struct ColumnSet<F: Fields> {
+pub(crate) struct ColumnSet<F: ColumnFields> {
     columns: F::Columns,
     len: usize,
 }
 
-impl<F: Fields> ColumnSet<F> {
+impl<F: ColumnFields> ColumnSet<F> {
     /// `len` rows of `blank()`.
     pub(crate) fn new(len: usize, blank: impl FnMut() -> F) -> Self {
         let mut set = Self {
@@ -316,12 +316,12 @@ impl<F: Fields> ColumnSet<F> {
 }
 
 /// Slices of every column, all `len` long: consecutive rows.
-pub(crate) struct Rows<'a, F: Fields + 'a> {
+pub(crate) struct Rows<'a, F: ColumnFields + 'a> {
     slices: F::Slices<'a>,
     len: usize,
 }
 
-impl<'a, F: Fields + 'a> Rows<'a, F> {
+impl<'a, F: ColumnFields + 'a> Rows<'a, F> {
     /// Every row of `set`.
     #[inline]
     pub(crate) fn all(set: &'a ColumnSet<F>) -> Self {
@@ -369,12 +369,12 @@ impl<'a, F: Fields + 'a> Rows<'a, F> {
 }
 
 /// Mutable slices of every column, all `len` long: consecutive rows.
-pub(crate) struct RowsMut<'a, F: Fields + 'a> {
+pub(crate) struct RowsMut<'a, F: ColumnFields + 'a> {
     slices: F::SlicesMut<'a>,
     len: usize,
 }
 
-impl<'a, F: Fields + 'a> RowsMut<'a, F> {
+impl<'a, F: ColumnFields + 'a> RowsMut<'a, F> {
     /// Every row of `set`.
     #[inline]
     pub(crate) fn all(set: &'a mut ColumnSet<F>) -> Self {

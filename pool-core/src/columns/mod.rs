@@ -12,7 +12,7 @@ mod runs;
 mod scan;
 mod strategy;
 
-pub use fields::Fields;
+pub use fields::ColumnFields;
 pub use runs::{ColumnRuns, ColumnRunsMut};
 pub use scan::{ColumnIter, ColumnIterMut, ColumnValues, ColumnValuesMut};
 
@@ -37,7 +37,7 @@ pub trait Columnar: Sized {
     /// What a full pool does, from `#[pool(on_full = ...)]`.
     type Strategy;
     /// The fields, as a list (`(A, (B, ()))`), each kept in a column of its own.
-    type Fields: Fields;
+    type Fields: ColumnFields;
     /// A live object's fields, shared: a reference to each.
     type Ref<'a>
     where
@@ -58,19 +58,19 @@ pub trait Columnar: Sized {
     /// A blank row: each field as a struct's blank object would have it.
     fn blank(token: PoolToken<'_, Self>) -> Self::Fields;
     /// A row's references, named.
-    fn row<'a>(fields: <Self::Fields as Fields>::Ref<'a>) -> Self::Ref<'a>
+    fn row<'a>(fields: <Self::Fields as ColumnFields>::Ref<'a>) -> Self::Ref<'a>
     where
         Self: 'a;
     /// A row's mutable references, named.
-    fn row_mut<'a>(fields: <Self::Fields as Fields>::Mut<'a>) -> Self::Mut<'a>
+    fn row_mut<'a>(fields: <Self::Fields as ColumnFields>::Mut<'a>) -> Self::Mut<'a>
     where
         Self: 'a;
     /// A run's slices, named.
-    fn slices<'a>(fields: <Self::Fields as Fields>::Slices<'a>) -> Self::Slices<'a>
+    fn slices<'a>(fields: <Self::Fields as ColumnFields>::Slices<'a>) -> Self::Slices<'a>
     where
         Self: 'a;
     /// A run's mutable slices, named.
-    fn slices_mut<'a>(fields: <Self::Fields as Fields>::SlicesMut<'a>) -> Self::SlicesMut<'a>
+    fn slices_mut<'a>(fields: <Self::Fields as ColumnFields>::SlicesMut<'a>) -> Self::SlicesMut<'a>
     where
         Self: 'a;
     /// Resets the fields that own something. Runs when the object is released.

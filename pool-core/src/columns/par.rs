@@ -2,7 +2,7 @@
 //! 64-slot group boundaries into pieces, whose runs a thread walks as `runs_mut` does.
 
 use super::fields::RowsMut;
-use super::{ColumnPool, Columnar, Fields};
+use super::{ColumnFields, ColumnPool, Columnar};
 use crate::slot::occupancy::{BITS, SetBits};
 use crate::storage::heap::geometry::POSITIONS;
 use rayon::iter::plumbing::{Folder, UnindexedConsumer, UnindexedProducer, bridge_unindexed};
@@ -20,7 +20,7 @@ struct Piece<'a, P: Columnar + 'a> {
 impl<'a, P: Columnar + 'a> UnindexedProducer for Piece<'a, P>
 where
     P::SlicesMut<'a>: Send,
-    <P::Fields as Fields>::SlicesMut<'a>: Send,
+    <P::Fields as ColumnFields>::SlicesMut<'a>: Send,
 {
     type Item = P::SlicesMut<'a>;
 
@@ -66,7 +66,7 @@ struct PieceIter<'a, P: Columnar + 'a>(Piece<'a, P>);
 impl<'a, P: Columnar + 'a> ParallelIterator for PieceIter<'a, P>
 where
     P::SlicesMut<'a>: Send,
-    <P::Fields as Fields>::SlicesMut<'a>: Send,
+    <P::Fields as ColumnFields>::SlicesMut<'a>: Send,
 {
     type Item = P::SlicesMut<'a>;
 
@@ -98,7 +98,7 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     pub fn par_runs_mut<'a>(&'a mut self) -> impl ParallelIterator<Item = P::SlicesMut<'a>>
     where
         P::SlicesMut<'a>: Send,
-        <P::Fields as Fields>::SlicesMut<'a>: Send,
+        <P::Fields as ColumnFields>::SlicesMut<'a>: Send,
     {
         let mut pieces: [Option<PieceIter<'a, P>>; POSITIONS + 1] = core::array::from_fn(|_| None);
         let (mut rest, mut at) = (Some(RowsMut::all(&mut self.columns)), 0);

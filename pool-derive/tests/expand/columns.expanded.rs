@@ -65,7 +65,7 @@ const _: () = {
         }
         #[inline]
         fn row<'a>(
-            (x, (vx, (trail, ()))): <Self::Fields as __pooling::Fields>::Ref<'a>,
+            (x, (vx, (trail, ()))): <Self::Fields as __pooling::ColumnFields>::Ref<'a>,
         ) -> ParticleRef<'a>
         where
             Self: 'a,
@@ -74,7 +74,7 @@ const _: () = {
         }
         #[inline]
         fn row_mut<'a>(
-            (x, (vx, (trail, ()))): <Self::Fields as __pooling::Fields>::Mut<'a>,
+            (x, (vx, (trail, ()))): <Self::Fields as __pooling::ColumnFields>::Mut<'a>,
         ) -> ParticleMut<'a>
         where
             Self: 'a,
@@ -83,7 +83,7 @@ const _: () = {
         }
         #[inline]
         fn slices<'a>(
-            (x, (vx, (trail, ()))): <Self::Fields as __pooling::Fields>::Slices<'a>,
+            (x, (vx, (trail, ()))): <Self::Fields as __pooling::ColumnFields>::Slices<'a>,
         ) -> ParticleSlices<'a>
         where
             Self: 'a,
@@ -92,7 +92,10 @@ const _: () = {
         }
         #[inline]
         fn slices_mut<'a>(
-            (x, (vx, (trail, ()))): <Self::Fields as __pooling::Fields>::SlicesMut<'a>,
+            (
+                x,
+                (vx, (trail, ())),
+            ): <Self::Fields as __pooling::ColumnFields>::SlicesMut<'a>,
         ) -> ParticleSlicesMut<'a>
         where
             Self: 'a,
