@@ -5,8 +5,8 @@
 
 #[cfg(feature = "alloc")]
 pub use pool_core::{
-    ColumnFields, ColumnIter, ColumnIterMut, ColumnPool, ColumnRuns, ColumnRunsMut, ColumnValues,
-    ColumnValuesMut, Columnar,
+    CloneFields, ColumnFields, ColumnIter, ColumnIterMut, ColumnPool, ColumnRuns, ColumnRunsMut,
+    ColumnValues, ColumnValuesMut, Columnar,
 };
 pub use pool_core::{
     Evict, Evictable, Fail, Grow, Handle, Heap, Importance, Inline, Iter, IterMut, Lease, Lender,

@@ -314,6 +314,45 @@ fn a_burst_fills_free_slots_in_order_and_counts_one_refusal() {
     }
 }
 
+#[test]
+fn a_clone_holds_every_live_object_at_its_handle_and_creates_alike() {
+    let emitter = Rc::new(());
+    let mut pool = ParticlePool::new();
+    let handles: Vec<_> = (0..10)
+        .map(|i| {
+            pool.create(|p| {
+                *p.frames_left = i;
+                p.trail.push(u8::try_from(i).unwrap());
+                *p.emitter = Some(Rc::clone(&emitter));
+            })
+            .unwrap()
+        })
+        .collect();
+    for &h in handles.iter().step_by(3) {
+        pool.release(h).unwrap();
+    }
+    let mut copy = pool.clone();
+    assert_eq!(Rc::strong_count(&emitter), 1 + 2 * pool.len());
+    assert!(same_stats(copy.stats(), pool.stats()));
+    for &h in &handles {
+        assert_eq!(copy.contains(h), pool.contains(h));
+        if let (Some(a), Some(b)) = (pool.get(h), copy.get(h)) {
+            assert_eq!((*a.frames_left, a.trail), (*b.frames_left, b.trail));
+        }
+    }
+    *copy.get_mut(handles[1]).unwrap().frames_left = 99;
+    assert_eq!(
+        *pool.get(handles[1]).unwrap().frames_left,
+        1,
+        "the copy is its own"
+    );
+    let (a, b) = (pool.create(|_| {}).unwrap(), copy.create(|_| {}).unwrap());
+    assert_eq!(a, b, "free slots are taken in the same order");
+    assert!(copy.get(b).unwrap().trail.is_empty() && copy.get(b).unwrap().emitter.is_none());
+    drop(copy);
+    assert_eq!(Rc::strong_count(&emitter), 1 + pool.len() - 1);
+}
+
 /// What both layouts hold: each live object's slot index and fields.
 fn column_rows(pool: &ParticlePool) -> Vec<(usize, f32, u32, Vec<u8>, bool)> {
     pool.iter()

@@ -63,8 +63,8 @@ pub mod __private;
 
 #[cfg(feature = "alloc")]
 pub use crate::columns::{
-    ColumnFields, ColumnIter, ColumnIterMut, ColumnPool, ColumnRuns, ColumnRunsMut, ColumnValues,
-    ColumnValuesMut, Columnar,
+    CloneFields, ColumnFields, ColumnIter, ColumnIterMut, ColumnPool, ColumnRuns, ColumnRunsMut,
+    ColumnValues, ColumnValuesMut, Columnar,
 };
 pub use crate::error::{PoolFull, StaleHandle};
 pub use crate::order::{Importance, TotalOrder};

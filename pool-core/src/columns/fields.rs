@@ -42,6 +42,9 @@ pub trait ColumnFields: Sized + sealed::Sealed {
     fn push(columns: &mut Self::Columns, row: Self);
     #[doc(hidden)]
     fn truncate(columns: &mut Self::Columns, len: usize);
+    /// Moves `value` into the row `row` refers to.
+    #[doc(hidden)]
+    fn write(row: Self::Mut<'_>, value: Self);
     /// The row at `index`.
     ///
     /// # Safety
@@ -96,6 +99,7 @@ impl ColumnFields for () {
     fn reserve_exact((): &mut (), _: usize) {}
     fn push((): &mut (), (): ()) {}
     fn truncate((): &mut (), _: usize) {}
+    fn write((): (), (): ()) {}
     #[inline]
     unsafe fn row_unchecked((): &(), _: usize) {}
     #[inline]
@@ -169,6 +173,11 @@ impl<H, T: ColumnFields> ColumnFields for (H, T) {
     fn truncate((head, tail): &mut Self::Columns, len: usize) {
         head.truncate(len);
         T::truncate(tail, len);
+    }
+
+    fn write((field, rest): Self::Mut<'_>, (value, values): Self) {
+        *field = value;
+        T::write(rest, values);
     }
 
     #[inline]
@@ -249,6 +258,23 @@ impl<H, T: ColumnFields> ColumnFields for (H, T) {
         let (first, rest) = head.split_first_mut()?;
         let (row, tail) = T::split_first_mut(tail)?;
         Some(((first, row), (rest, tail)))
+    }
+}
+
+/// Fields every one of which is `Clone`: a row is cloned field by field.
+pub trait CloneFields: ColumnFields {
+    /// A copy of the row `row` refers to.
+    #[doc(hidden)]
+    fn clone_row(row: Self::Ref<'_>) -> Self;
+}
+
+impl CloneFields for () {
+    fn clone_row((): ()) {}
+}
+
+impl<H: Clone, T: CloneFields> CloneFields for (H, T) {
+    fn clone_row((field, rest): Self::Ref<'_>) -> Self {
+        (field.clone(), T::clone_row(rest))
     }
 }
 

@@ -5,6 +5,7 @@
 //! the fields.
 
 mod api;
+mod clone;
 mod fields;
 #[cfg(feature = "rayon")]
 mod par;
@@ -12,7 +13,7 @@ mod runs;
 mod scan;
 mod strategy;
 
-pub use fields::ColumnFields;
+pub use fields::{CloneFields, ColumnFields};
 pub use runs::{ColumnRuns, ColumnRunsMut};
 pub use scan::{ColumnIter, ColumnIterMut, ColumnValues, ColumnValuesMut};
 
