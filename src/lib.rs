@@ -13,6 +13,8 @@ pub use pool_core::{
     LenderIter, LenderValues, Panic, Pool, PoolFull, PoolToken, Pooled, Reset, Runs, RunsMut,
     StaleHandle, Stats, Storage, TotalOrder, Values, ValuesMut,
 };
+#[cfg(all(feature = "alloc", feature = "serde"))]
+pub use pool_core::{LoadFields, SaveFields};
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]
 pub use pool_core::{OwnedSyncLease, SyncGuard, SyncIter, SyncLease, SyncPool};
 #[cfg(feature = "rayon")]

@@ -353,6 +353,87 @@ fn a_clone_holds_every_live_object_at_its_handle_and_creates_alike() {
     assert_eq!(Rc::strong_count(&emitter), 1 + pool.len() - 1);
 }
 
+#[derive(Pooled)]
+#[pool(size = 64, layout = columns)]
+struct Saved {
+    x: f32,
+    frames_left: u32,
+    trail: Vec<u8>,
+}
+
+#[derive(Pooled, serde::Serialize, serde::Deserialize)]
+#[pool(size = 4)]
+struct Plain {
+    x: f32,
+}
+
+#[test]
+fn a_save_loads_every_live_object_at_its_handle_and_refuses_rows_that_do_not_fit() {
+    let mut pool = SavedPool::new();
+    let handles: Vec<_> = (0..12)
+        .map(|i| {
+            pool.create(|p| {
+                *p.frames_left = i;
+                *p.x = i as f32 / 2.0;
+                p.trail.extend([1, 2, u8::try_from(i).unwrap()]);
+            })
+            .unwrap()
+        })
+        .collect();
+    for &h in handles.iter().step_by(4) {
+        pool.release(h).unwrap();
+    }
+    let json = serde_json::to_string(&pool).unwrap();
+    let loaded: SavedPool = serde_json::from_str(&json).unwrap();
+    let bytes = postcard::to_allocvec(&pool).unwrap();
+    let mut from_bytes: SavedPool = postcard::from_bytes(&bytes).unwrap();
+    for copy in [&loaded, &from_bytes] {
+        assert_eq!(copy.stats(), pool.stats());
+        for &h in &handles {
+            match (pool.get(h), copy.get(h)) {
+                (Some(a), Some(b)) => {
+                    assert_eq!(
+                        (*a.frames_left, *a.x, a.trail),
+                        (*b.frames_left, *b.x, b.trail)
+                    );
+                }
+                (None, None) => {}
+                _ => panic!("{h:?} differs"),
+            }
+        }
+        copy.check_consistency().unwrap();
+    }
+    let (a, b) = (
+        pool.create(|_| {}).unwrap(),
+        from_bytes.create(|_| {}).unwrap(),
+    );
+    assert_eq!(a, b, "free slots are taken in the same order");
+
+    // Rows that do not match the live slots, or a row of the wrong width, are errors.
+    let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let rows = value["rows"].as_array_mut().unwrap();
+    let extra = rows[0].clone();
+    rows.push(extra);
+    let error = serde_json::from_value::<SavedPool>(value.clone())
+        .err()
+        .unwrap();
+    assert!(error.to_string().contains("rows for"), "{error}");
+    let rows = value["rows"].as_array_mut().unwrap();
+    rows.pop();
+    rows[0].as_array_mut().unwrap().pop();
+    assert!(serde_json::from_value::<SavedPool>(value.clone()).is_err());
+    // A default layout's save is not a column pool's.
+    let mut plain = PlainPool::new();
+    plain.create(|_| {}).unwrap();
+    let plain_json = serde_json::to_string(&plain).unwrap();
+    assert!(serde_json::from_str::<SavedPool>(&plain_json).is_err());
+    // Every prefix of a postcard save is refused, none panics.
+    let step = if cfg!(miri) { 9 } else { 1 };
+    for cut in (0..bytes.len()).step_by(step) {
+        assert!(postcard::from_bytes::<SavedPool>(&bytes[..cut]).is_err());
+    }
+}
+
 /// What both layouts hold: each live object's slot index and fields.
 fn column_rows(pool: &ParticlePool) -> Vec<(usize, f32, u32, Vec<u8>, bool)> {
     pool.iter()

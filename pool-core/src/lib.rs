@@ -66,6 +66,8 @@ pub use crate::columns::{
     CloneFields, ColumnFields, ColumnIter, ColumnIterMut, ColumnPool, ColumnRuns, ColumnRunsMut,
     ColumnValues, ColumnValuesMut, Columnar,
 };
+#[cfg(all(feature = "alloc", feature = "serde"))]
+pub use crate::columns::{LoadFields, SaveFields};
 pub use crate::error::{PoolFull, StaleHandle};
 pub use crate::order::{Importance, TotalOrder};
 pub use crate::pool::Pool;

@@ -10,11 +10,15 @@ mod fields;
 #[cfg(feature = "rayon")]
 mod par;
 mod runs;
+#[cfg(feature = "serde")]
+mod save;
 mod scan;
 mod strategy;
 
 pub use fields::{CloneFields, ColumnFields};
 pub use runs::{ColumnRuns, ColumnRunsMut};
+#[cfg(feature = "serde")]
+pub use save::{LoadFields, SaveFields};
 pub use scan::{ColumnIter, ColumnIterMut, ColumnValues, ColumnValuesMut};
 
 use crate::{Handle, Heap, Pool, PoolToken, Pooled};
