@@ -51,6 +51,56 @@ struct Enemy {
     name: String,
 }
 
+thread_local! {
+    /// Blank `Fragile` values built so far, and the one whose building panics.
+    static FRAGILE: std::cell::Cell<(u32, u32)> = const { std::cell::Cell::new((0, u32::MAX)) };
+}
+
+/// A blank value that panics when it is the one `FRAGILE` names.
+fn fragile() -> u32 {
+    FRAGILE.with(|cell| {
+        let (built, panics_at) = cell.get();
+        cell.set((built + 1, panics_at));
+        assert!(built != panics_at, "the blank value panics");
+        built
+    })
+}
+
+#[derive(Pooled)]
+#[pool(size = 2, on_full = grow, max = 16, layout = columns)]
+struct Fragile {
+    #[pool(build = fragile(), keep)]
+    serial: u32,
+    name: String,
+}
+
+#[test]
+fn a_blank_value_that_panics_while_the_pool_grows_leaves_it_whole() {
+    let mut pool = FragilePool::new();
+    let a = pool.create(|f| f.name.push('a')).unwrap();
+    let b = pool.create(|f| f.name.push('b')).unwrap();
+    // The chunk the next create adds has two slots: the second one's blank panics.
+    FRAGILE.with(|cell| cell.set((cell.get().0, cell.get().0 + 1)));
+    let caught = catch_unwind(AssertUnwindSafe(|| pool.create(|_| {})));
+    assert!(caught.is_err());
+    assert_eq!(pool.capacity(), 2, "the chunk went back");
+    pool.check_consistency().unwrap();
+    assert_eq!(
+        (
+            pool.get(a).unwrap().name.as_str(),
+            pool.get(b).unwrap().name.as_str()
+        ),
+        ("a", "b")
+    );
+    FRAGILE.with(|cell| cell.set((cell.get().0, u32::MAX)));
+    let handles: Vec<_> = (0..10)
+        .map(|_| pool.create(|f| f.name.push('c')).unwrap())
+        .collect();
+    assert!(pool.capacity() > 2);
+    assert!(handles.iter().all(|&h| pool.get(h).unwrap().name == "c"));
+    pool.check_consistency().unwrap();
+}
+
 #[derive(Pooled)]
 #[pool(size = 2, on_full = panic, layout = columns)]
 struct Boss {

@@ -1,8 +1,8 @@
 //! Pools whose objects live as columns: `#[pool(size = N, layout = columns)]` keeps each field
 //! of the struct in an array of its own, behind the same handles, strategies and books as a
 //! [`Pool`](crate::Pool). The books are a pool of [`Row`]s (objects of no size, one a slot);
-//! the derive generates the columns and the row views, which are the only code that knows
-//! the fields.
+//! the columns are a `ColumnSet` over the struct's fields as a list; the derive names the
+//! list's parts in the row views it generates, the only code that knows the fields.
 
 mod api;
 mod clone;

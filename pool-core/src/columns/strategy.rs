@@ -230,7 +230,14 @@ impl<P: Columnar, const MAX: usize> ColumnPool<P, Grow<MAX>> {
             if !self.keys.books_mut().grow(limit) {
                 return Err(self.keys.refuse());
             }
-            self.fit_columns();
+            // If a field's blank value panics, the new chunk goes back (it holds nothing yet),
+            // so that no slot is ever without its row.
+            let mut pool = scopeguard::guard(&mut *self, |pool| {
+                pool.keys.shrink();
+                pool.fit_columns();
+            });
+            pool.fit_columns();
+            ScopeGuard::into_inner(pool);
         }
         self.try_create_with_handle(init)
     }
