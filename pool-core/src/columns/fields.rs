@@ -14,6 +14,9 @@ mod sealed {
 /// and a `C`. `#[derive(Pooled)]` names it for `layout = columns`; only this crate implements
 /// it.
 pub trait ColumnFields: Sized + sealed::Sealed {
+    /// The number of fields.
+    #[doc(hidden)]
+    const LEN: usize;
     /// A column of each field: `(Vec<A>, (Vec<B>, ...))`.
     #[doc(hidden)]
     type Columns;
@@ -89,6 +92,7 @@ pub trait ColumnFields: Sized + sealed::Sealed {
 }
 
 impl ColumnFields for () {
+    const LEN: usize = 0;
     type Columns = ();
     type Ref<'a> = ();
     type Mut<'a> = ();
@@ -138,6 +142,7 @@ impl ColumnFields for () {
 }
 
 impl<H, T: ColumnFields> ColumnFields for (H, T) {
+    const LEN: usize = 1 + T::LEN;
     type Columns = (Vec<H>, T::Columns);
     type Ref<'a>
         = (&'a H, T::Ref<'a>)

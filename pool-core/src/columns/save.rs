@@ -27,9 +27,6 @@ impl<'de, P> Deserialize<'de> for Row<P> {
 
 /// Fields every one of which serde can save: a row is saved as a tuple of them.
 pub trait SaveFields: ColumnFields {
-    /// The number of fields.
-    #[doc(hidden)]
-    const LEN: usize;
     /// Saves each field of `row` as the tuple's next element.
     #[doc(hidden)]
     fn save<T: SerializeTuple>(row: Self::Ref<'_>, tuple: &mut T) -> Result<(), T::Error>;
@@ -37,33 +34,24 @@ pub trait SaveFields: ColumnFields {
 
 /// Fields every one of which serde can load, owning what it loads.
 pub trait LoadFields: ColumnFields {
-    /// The number of fields.
-    #[doc(hidden)]
-    const LEN: usize;
     /// Loads each field from the tuple's next element; `read` is how many were read before.
     #[doc(hidden)]
     fn load<'de, A: SeqAccess<'de>>(seq: &mut A, read: usize) -> Result<Self, A::Error>;
 }
 
 impl SaveFields for () {
-    const LEN: usize = 0;
-
     fn save<T: SerializeTuple>((): (), _: &mut T) -> Result<(), T::Error> {
         Ok(())
     }
 }
 
 impl LoadFields for () {
-    const LEN: usize = 0;
-
     fn load<'de, A: SeqAccess<'de>>(_: &mut A, _: usize) -> Result<(), A::Error> {
         Ok(())
     }
 }
 
 impl<H: Serialize, T: SaveFields> SaveFields for (H, T) {
-    const LEN: usize = 1 + T::LEN;
-
     fn save<Z: SerializeTuple>(
         (field, rest): Self::Ref<'_>,
         tuple: &mut Z,
@@ -74,8 +62,6 @@ impl<H: Serialize, T: SaveFields> SaveFields for (H, T) {
 }
 
 impl<H: for<'de> Deserialize<'de>, T: LoadFields> LoadFields for (H, T) {
-    const LEN: usize = 1 + T::LEN;
-
     fn load<'de, A: SeqAccess<'de>>(seq: &mut A, read: usize) -> Result<Self, A::Error> {
         let Some(field) = seq.next_element::<H>()? else {
             return Err(de::Error::invalid_length(read, &"a row with every field"));
