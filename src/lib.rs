@@ -5,7 +5,8 @@
 
 #[cfg(feature = "alloc")]
 pub use pool_core::{
-    CloneFields, ColumnFields, ColumnIter, ColumnIterMut, ColumnPool, ColumnRuns, ColumnRunsMut,
+    CloneFields, ColumnEvictable, ColumnFields, ColumnIter, ColumnIterMut, ColumnLease,
+    ColumnLender, ColumnLenderIter, ColumnLenderValues, ColumnPool, ColumnRuns, ColumnRunsMut,
     ColumnValues, ColumnValuesMut, Columnar,
 };
 pub use pool_core::{

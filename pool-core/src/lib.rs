@@ -63,7 +63,8 @@ pub mod __private;
 
 #[cfg(feature = "alloc")]
 pub use crate::columns::{
-    CloneFields, ColumnFields, ColumnIter, ColumnIterMut, ColumnPool, ColumnRuns, ColumnRunsMut,
+    CloneFields, ColumnEvictable, ColumnFields, ColumnIter, ColumnIterMut, ColumnLease,
+    ColumnLender, ColumnLenderIter, ColumnLenderValues, ColumnPool, ColumnRuns, ColumnRunsMut,
     ColumnValues, ColumnValuesMut, Columnar,
 };
 #[cfg(all(feature = "alloc", feature = "serde"))]

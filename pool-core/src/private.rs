@@ -15,7 +15,7 @@ pub use crate::reset::field::{
     UnblankField,
 };
 #[cfg(feature = "alloc")]
-pub use crate::{ColumnFields, ColumnPool, Columnar};
+pub use crate::{ColumnEvictable, ColumnFields, ColumnPool, Columnar};
 pub use crate::{
     Evict, Evictable, Fail, Grow, Handle, Importance, Panic, Pool, PoolToken, Pooled, Reset,
 };
@@ -25,6 +25,12 @@ pub use crate::{
 #[inline]
 pub fn measure<T, K>(measure: impl FnOnce(&T) -> K, object: &T) -> K {
     measure(object)
+}
+
+/// [`measure`] for a column pool, whose measure ranks a row (`FooRef<'_>`), taken by value.
+#[inline]
+pub fn measure_row<R, K>(measure: impl FnOnce(R) -> K, row: R) -> K {
+    measure(row)
 }
 
 /// Generated code calls this to fail with a clear message when `pooling` is this crate renamed.

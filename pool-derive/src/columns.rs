@@ -4,11 +4,12 @@
 //! keeps in its columns) with them, and the pool type.
 
 use crate::ast::{Field, Input};
-use crate::config::Pool;
+use crate::config::{Pool, Strategy};
 use crate::pool_type;
 use proc_macro2::{Ident, TokenStream};
-use quote::{ToTokens, format_ident, quote};
-use syn::Member;
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Expr, Member};
 
 /// The generated types and impl for a struct with named fields and no generic parameters
 /// (`valid` reports any other).
@@ -23,6 +24,10 @@ pub(crate) fn expand(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> To
     let [.., pool_doc] = Docs::new(ident, name).all();
     let views = views(input, fields, pool);
     let columnar = columnar(input, fields, pool);
+    let evictable = match pool.engine.strategy() {
+        Strategy::Evict(measure) => Some(evictable(input, measure)),
+        Strategy::Refuse(_) | Strategy::Grow(_) => None,
+    };
     quote! {
         #[doc = #pool_doc]
         #vis type #name = #krate::ColumnPool<#ident, #strategy>;
@@ -43,7 +48,34 @@ pub(crate) fn expand(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> To
             }
 
             #columnar
+
+            #evictable
         };
+    }
+}
+
+/// `ColumnEvictable` for the struct, from the `evict_by` measure, which ranks a row. Spanned
+/// at the measure, so that a measure of the wrong type is reported there.
+fn evictable(input: &Input<'_>, measure: &Expr) -> TokenStream {
+    let private = Input::private();
+    let ident = &input.node.ident;
+    let [row, ..] = view_names(ident);
+    let span = measure.span();
+    let signature = quote_spanned! {span=>
+        fn importance(row: #row<'_>) -> impl #private::Importance + use<>
+    };
+    let body = {
+        let private = pool_type::respan(private.clone(), span);
+        quote_spanned!(span=> #private::measure_row(#measure, row))
+    };
+    quote! {
+        #[automatically_derived]
+        impl #private::ColumnEvictable for #ident {
+            #[inline]
+            #signature {
+                #body
+            }
+        }
     }
 }
 

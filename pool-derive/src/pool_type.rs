@@ -259,7 +259,7 @@ fn evictable(input: &Input<'_>, measure: &Expr, where_clause: Option<&WhereClaus
 
 /// The tokens, all spanned at `span`: an error about the expression they start then points at
 /// the user's tokens, not at the derive.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+pub(crate) fn respan(tokens: TokenStream, span: Span) -> TokenStream {
     tokens
         .into_iter()
         .map(|mut token| {

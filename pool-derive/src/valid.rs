@@ -140,8 +140,7 @@ pub(crate) fn pool(input: &Input<'_>, errors: &mut Errors) -> Pool {
 }
 
 /// Whether the pool keeps its objects as columns, and what `layout = columns` cannot go with:
-/// a column pool is a struct's, with named fields (a column each), on the heap, and its
-/// objects are never whole, so nothing can rank one to evict it.
+/// a column pool is a struct's, with named fields (a column each), on the heap.
 fn columns(input: &Input<'_>, engine: &Engine, errors: &mut Errors) -> bool {
     let Some((span, Layout::Columns)) = input.attrs.layout else {
         return false;
@@ -156,10 +155,7 @@ fn columns(input: &Input<'_>, engine: &Engine, errors: &mut Errors) -> bool {
         errors.spanning(&input.node.generics, format_args!("`layout = columns` does not take generic parameters yet: give `{ident}` concrete field types, or remove `layout = columns`"));
     }
     let why = match engine {
-        Engine::Heap(OnFull::Grow(_) | OnFull::Bounded(Bounded::Refuse(_))) => return true,
-        Engine::Heap(OnFull::Bounded(Bounded::Evict(_))) => {
-            "`on_full = evict`: an evicting pool ranks whole objects, and a column pool has none; use `on_full = fail`, `panic` or `grow`, and release the least important object yourself (`pool.iter()` finds it)"
-        }
+        Engine::Heap(_) => return true,
         Engine::Inline(_) => {
             "`storage = inline` yet: its columns live on the heap; remove `storage = inline`, or keep the default layout for a pool without an allocator"
         }

@@ -1,8 +1,8 @@
 //! A copy of a column pool, as a [`Pool`](crate::Pool)'s: live rows cloned into the same slots
 //! at the same versions, free rows blank.
 
-use super::fields::{CloneFields, ColumnFields, ColumnSet};
-use super::{ColumnPool, Columnar, Row, token};
+use super::fields::{CloneFields, ColumnFields};
+use super::{ColumnPool, Columnar, Row};
 
 impl<P> Clone for Row<P> {
     fn clone(&self) -> Self {
@@ -37,8 +37,7 @@ where
 {
     fn clone(&self) -> Self {
         let keys = self.keys.clone();
-        let end = keys.books().index_end();
-        let mut columns = ColumnSet::new(end, || P::blank(token()));
+        let mut columns = Self::blank_columns(&keys);
         for (handle, _) in &self.keys {
             let index = handle.index();
             if let (Some(row), Some(copy)) = (self.columns.row(index), columns.row_mut(index)) {

@@ -3,6 +3,7 @@
 //! is one bounds check however many fields it has.
 
 use alloc::vec::Vec;
+use core::ptr::NonNull;
 
 mod sealed {
     pub trait Sealed {}
@@ -37,8 +38,33 @@ pub trait ColumnFields: Sized + sealed::Sealed {
     where
         Self: 'a;
 
+    /// A pointer to the start of each column, for a lender's leases, which hold rows of a
+    /// column mutably while lookups read others.
+    #[doc(hidden)]
+    type Ptrs: Copy;
+
     #[doc(hidden)]
     fn new_columns() -> Self::Columns;
+    /// The start of each column, taken without a reference to any of its rows.
+    #[doc(hidden)]
+    fn ptrs(columns: &mut Self::Columns) -> Self::Ptrs;
+    /// The row at `index` of the columns `ptrs` points to.
+    ///
+    /// # Safety
+    /// `index` is below every column's length, every column lives and stays put for `'a`, and
+    /// for `'a` no one writes to the row.
+    #[doc(hidden)]
+    unsafe fn ptrs_row<'a>(ptrs: Self::Ptrs, index: usize) -> Self::Ref<'a>
+    where
+        Self: 'a;
+    /// The row at `index` of the columns `ptrs` points to, mutably.
+    ///
+    /// # Safety
+    /// As [`ptrs_row`](ColumnFields::ptrs_row), and for `'a` no one else reaches the row.
+    #[doc(hidden)]
+    unsafe fn ptrs_row_mut<'a>(ptrs: Self::Ptrs, index: usize) -> Self::Mut<'a>
+    where
+        Self: 'a;
     #[doc(hidden)]
     fn reserve_exact(columns: &mut Self::Columns, additional: usize);
     #[doc(hidden)]
@@ -98,8 +124,22 @@ impl ColumnFields for () {
     type Mut<'a> = ();
     type Slices<'a> = ();
     type SlicesMut<'a> = ();
+    type Ptrs = ();
 
     fn new_columns() {}
+    fn ptrs((): &mut ()) {}
+    #[inline]
+    unsafe fn ptrs_row<'a>((): (), _: usize)
+    where
+        Self: 'a,
+    {
+    }
+    #[inline]
+    unsafe fn ptrs_row_mut<'a>((): (), _: usize)
+    where
+        Self: 'a,
+    {
+    }
     fn reserve_exact((): &mut (), _: usize) {}
     fn push((): &mut (), (): ()) {}
     fn truncate((): &mut (), _: usize) {}
@@ -160,9 +200,46 @@ impl<H, T: ColumnFields> ColumnFields for (H, T) {
         = (&'a mut [H], T::SlicesMut<'a>)
     where
         Self: 'a;
+    type Ptrs = (NonNull<H>, T::Ptrs);
 
     fn new_columns() -> Self::Columns {
         (Vec::new(), T::new_columns())
+    }
+
+    #[inline]
+    fn ptrs((head, tail): &mut Self::Columns) -> Self::Ptrs {
+        // `as_mut_ptr` makes no reference to the rows, so pointers taken from it stay good
+        // while other rows are reached through them.
+        let start = NonNull::new(head.as_mut_ptr()).expect("a vector's pointer is not null");
+        (start, T::ptrs(tail))
+    }
+
+    #[inline]
+    unsafe fn ptrs_row<'a>((head, tail): Self::Ptrs, index: usize) -> Self::Ref<'a>
+    where
+        Self: 'a,
+    {
+        // SAFETY: `index` is in this column (the caller's contract).
+        let place = unsafe { head.add(index) };
+        // SAFETY: the column lives and no one writes to the row for `'a` (the caller's
+        // contract).
+        let field = unsafe { place.as_ref() };
+        // SAFETY: as above, for the other columns.
+        (field, unsafe { T::ptrs_row(tail, index) })
+    }
+
+    #[inline]
+    unsafe fn ptrs_row_mut<'a>((head, tail): Self::Ptrs, index: usize) -> Self::Mut<'a>
+    where
+        Self: 'a,
+    {
+        // SAFETY: `index` is in this column (the caller's contract).
+        let mut place = unsafe { head.add(index) };
+        // SAFETY: the column lives and no one else reaches the row for `'a` (the caller's
+        // contract); the columns are distinct allocations.
+        let field = unsafe { place.as_mut() };
+        // SAFETY: as above, for the other columns.
+        (field, unsafe { T::ptrs_row_mut(tail, index) })
     }
 
     fn reserve_exact((head, tail): &mut Self::Columns, additional: usize) {
@@ -316,6 +393,11 @@ impl<F: ColumnFields> ColumnSet<F> {
         }
     }
 
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
     /// The row at `index`, if there is one.
     #[inline]
     pub(crate) fn row(&self, index: usize) -> Option<F::Ref<'_>> {
@@ -337,6 +419,14 @@ impl<F: ColumnFields> ColumnSet<F> {
         Some(unsafe { F::row_unchecked_mut(&mut self.columns, index) })
     }
 
+    /// The start of each column and their length, for a lender.
+    pub(crate) fn raw(&mut self) -> RawRows<F> {
+        RawRows {
+            ptrs: F::ptrs(&mut self.columns),
+            len: self.len,
+        }
+    }
+
     fn slices(&self) -> F::Slices<'_> {
         F::slices(&self.columns)
     }
@@ -345,6 +435,21 @@ impl<F: ColumnFields> ColumnSet<F> {
         F::slices_mut(&mut self.columns)
     }
 }
+
+/// The start of each column of a [`ColumnSet`] and their one length: what a lender keeps of a
+/// chunk's columns, which it reaches through `&` while leases hold rows of them.
+pub(crate) struct RawRows<F: ColumnFields> {
+    pub(crate) ptrs: F::Ptrs,
+    pub(crate) len: usize,
+}
+
+impl<F: ColumnFields> Clone for RawRows<F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<F: ColumnFields> Copy for RawRows<F> {}
 
 /// Slices of every column, all `len` long: consecutive rows.
 pub(crate) struct Rows<'a, F: ColumnFields + 'a> {

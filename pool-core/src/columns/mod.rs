@@ -5,8 +5,13 @@
 //! list's parts in the row views it generates, the only code that knows the fields.
 
 mod api;
+mod chunks;
 mod clone;
+mod evict;
 mod fields;
+mod lease;
+mod lend;
+mod lender;
 #[cfg(feature = "rayon")]
 mod par;
 mod runs;
@@ -15,16 +20,19 @@ mod save;
 mod scan;
 mod strategy;
 
+pub use evict::ColumnEvictable;
 pub use fields::{CloneFields, ColumnFields};
+pub use lease::ColumnLease;
+pub use lender::{ColumnLender, ColumnLenderIter, ColumnLenderValues};
 pub use runs::{ColumnRuns, ColumnRunsMut};
 #[cfg(feature = "serde")]
 pub use save::{LoadFields, SaveFields};
 pub use scan::{ColumnIter, ColumnIterMut, ColumnValues, ColumnValuesMut};
 
 use crate::{Handle, Heap, Pool, PoolToken, Pooled};
+use chunks::ColumnChunks;
 use core::fmt;
 use core::marker::PhantomData;
-use fields::ColumnSet;
 
 /// A struct kept as columns: what `#[derive(Pooled)]` implements for a struct with
 /// `#[pool(size = N, layout = columns)]`, with the row views it generates (`ParticleRef`,
@@ -141,8 +149,8 @@ impl<P: Columnar> Pooled for Row<P> {
 /// ```
 pub struct ColumnPool<P: Columnar, S = <P as Columnar>::Strategy> {
     keys: Pool<Row<P>, S, Heap>,
-    /// As many rows as the books have slot indices.
-    columns: ColumnSet<P::Fields>,
+    /// A row for each slot of the books, a set of columns for each of their chunks.
+    columns: ColumnChunks<P::Fields>,
 }
 
 impl<P: Columnar, S> ColumnPool<P, S> {
@@ -181,14 +189,29 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     #[must_use]
     pub fn with_capacity(capacity: usize) -> Self {
         let keys = Pool::with_capacity(capacity);
-        let columns = ColumnSet::new(keys.capacity(), || P::blank(token()));
+        let columns = ColumnChunks::new(keys.capacity(), || P::blank(token()));
         Self { keys, columns }
     }
 
-    /// Rows for every slot index the books have, after they grew or shrank.
+    /// Rows for every chunk the books have, after they grew or shrank.
     fn fit_columns(&mut self) {
-        let end = self.keys.books().index_end();
-        self.columns.resize(end, || P::blank(token()));
+        fit::<P, S>(&self.keys, &mut self.columns);
+    }
+}
+
+/// Rows in `columns` for exactly the chunks of `keys`.
+fn fit<P: Columnar, S>(keys: &Pool<Row<P>, S, Heap>, columns: &mut ColumnChunks<P::Fields>) {
+    let chunks = (keys.books().chunks()).map(|chunk| (chunk.base, chunk.objects.len()));
+    columns.fit(chunks, || P::blank(token()));
+}
+
+impl<P: Columnar, S> ColumnPool<P, S> {
+    /// A chunk of rows for every chunk of `keys`, and nothing in them but blank objects.
+    fn blank_columns(keys: &Pool<Row<P>, S, Heap>) -> ColumnChunks<P::Fields> {
+        let first = (keys.books().chunks().next()).map_or(0, |chunk| chunk.objects.len());
+        let mut columns = ColumnChunks::new(first, || P::blank(token()));
+        fit::<P, S>(keys, &mut columns);
+        columns
     }
 }
 
@@ -218,7 +241,7 @@ fn slot<P>(handle: Handle<P>) -> Handle<Row<P>> {
 
 /// The row at `index`, mutably: one the books have, so in the columns.
 #[inline]
-fn row_mut<P: Columnar>(columns: &mut ColumnSet<P::Fields>, index: usize) -> P::Mut<'_> {
+fn row_mut<P: Columnar>(columns: &mut ColumnChunks<P::Fields>, index: usize) -> P::Mut<'_> {
     P::row_mut(columns.row_mut(index).expect("a row for every slot"))
 }
 

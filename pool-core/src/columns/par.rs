@@ -101,16 +101,11 @@ impl<P: Columnar, S> ColumnPool<P, S> {
         <P::Fields as ColumnFields>::SlicesMut<'a>: Send,
     {
         let mut pieces: [Option<PieceIter<'a, P>>; POSITIONS + 1] = core::array::from_fn(|_| None);
-        let (mut rest, mut at) = (Some(RowsMut::all(&mut self.columns)), 0);
-        for (piece, chunk) in pieces.iter_mut().zip(self.keys.books().chunks()) {
-            let Some(rows) = rest.take() else { break };
-            let len = chunk.objects.len();
-            let (_, rows) = rows.split_at(chunk.base - at);
-            let (rows, after) = rows.split_at(len);
-            (rest, at) = (Some(after), chunk.base + len);
+        let chunks = self.keys.books().chunks().zip(self.columns.sets_mut());
+        for (piece, (chunk, rows)) in pieces.iter_mut().zip(chunks) {
             *piece = Some(PieceIter(Piece {
                 bits: chunk.bits,
-                rows,
+                rows: RowsMut::all(rows),
             }));
         }
         pieces.into_par_iter().flatten().flatten()

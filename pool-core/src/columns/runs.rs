@@ -1,79 +1,75 @@
 //! The live objects of a column pool as runs: a slice of each column for each run of
 //! consecutive live slots, found from the books' occupancy bits.
 
-use super::fields::{ColumnSet, Rows, RowsMut};
+use super::chunks::{Sets, SetsMut};
+use super::fields::{Rows, RowsMut};
 use super::{Columnar, Row};
 use crate::pool::iter::Bits;
 use crate::slot::occupancy::SetBits;
 use crate::storage::Chunks;
-use core::iter::FusedIterator;
+use core::iter::{FusedIterator, Zip};
 
-/// The runs of live slots in the books: each run's first index and its slots' words.
-pub(crate) struct LiveRuns<'a, P> {
-    base: usize,
+/// One chunk's runs of live slots: its words, its bits, and its rows from `at` on.
+struct ChunkRuns<'a, R> {
     words: &'a [u64],
     bits: Bits<'a>,
-    rest: Chunks<'a, Row<P>>,
+    rest: Option<R>,
+    at: usize,
 }
 
-impl<'a, P> LiveRuns<'a, P> {
-    pub(crate) fn new(mut chunks: Chunks<'a, Row<P>>) -> Self {
-        let first = chunks.next().expect("a pool has a first chunk");
-        Self {
-            base: first.base,
-            words: first.words,
-            bits: SetBits::new(first.bits.iter().copied()),
-            rest: chunks,
-        }
-    }
-}
-
-impl<'a, P> Iterator for LiveRuns<'a, P> {
-    type Item = (usize, &'a [u64]);
-
-    #[inline]
-    fn next(&mut self) -> Option<(usize, &'a [u64])> {
-        loop {
-            if let Some((start, len)) = self.bits.next_run() {
+/// Splits the next run off the rows of one chunk, with its slots' words.
+macro_rules! next_run {
+    ($chunk:expr) => {{
+        let chunk = $chunk;
+        match (chunk.bits.next_run(), chunk.rest.take()) {
+            (Some((start, len)), Some(rows)) => {
+                let (_, rows) = rows.split_at(start - chunk.at);
+                let (run, rows) = rows.split_at(len);
+                (chunk.rest, chunk.at) = (Some(rows), start + len);
                 // A chunk's bits cover its own slots only: the range is in bounds.
-                return Some((self.base + start, self.words.get(start..start + len)?));
+                chunk
+                    .words
+                    .get(start..start + len)
+                    .map(|words| (words, run))
             }
-            let chunk = self.rest.next()?;
-            self.base = chunk.base;
-            self.words = chunk.words;
-            self.bits = SetBits::new(chunk.bits.iter().copied());
+            _ => None,
         }
-    }
+    }};
 }
 
 /// The live objects of a [`ColumnPool`](crate::ColumnPool) as runs of consecutive live slots,
 /// a slice of each column for each run, in slot order; see
 /// [`ColumnPool::runs`](crate::ColumnPool::runs).
 pub struct ColumnRuns<'a, P: Columnar + 'a> {
-    live: LiveRuns<'a, P>,
-    /// The rows from `at` on.
-    rest: Option<Rows<'a, P::Fields>>,
-    at: usize,
+    chunks: Zip<Chunks<'a, Row<P>>, Sets<'a, P::Fields>>,
+    chunk: Option<ChunkRuns<'a, Rows<'a, P::Fields>>>,
 }
 
 impl<'a, P: Columnar + 'a> ColumnRuns<'a, P> {
-    pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: &'a ColumnSet<P::Fields>) -> Self {
+    pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: Sets<'a, P::Fields>) -> Self {
         Self {
-            live: LiveRuns::new(chunks),
-            rest: Some(Rows::all(columns)),
-            at: 0,
+            chunks: chunks.zip(columns),
+            chunk: None,
         }
     }
 
     /// The next run, with its slots' words.
     #[inline]
     pub(crate) fn next_with_words(&mut self) -> Option<(&'a [u64], Rows<'a, P::Fields>)> {
-        let (start, words) = self.live.next()?;
-        let (_, rest) = self.rest.take()?.split_at(start - self.at);
-        let (run, rest) = rest.split_at(words.len());
-        self.rest = Some(rest);
-        self.at = start + words.len();
-        Some((words, run))
+        loop {
+            if let Some(chunk) = &mut self.chunk
+                && let Some(run) = next_run!(chunk)
+            {
+                return Some(run);
+            }
+            let (chunk, rows) = self.chunks.next()?;
+            self.chunk = Some(ChunkRuns {
+                words: chunk.words,
+                bits: SetBits::new(chunk.bits.iter().copied()),
+                rest: Some(Rows::all(rows)),
+                at: 0,
+            });
+        }
     }
 }
 
@@ -93,30 +89,35 @@ impl<'a, P: Columnar + 'a> FusedIterator for ColumnRuns<'a, P> {}
 /// a mutable slice of each column for each run, in slot order; see
 /// [`ColumnPool::runs_mut`](crate::ColumnPool::runs_mut).
 pub struct ColumnRunsMut<'a, P: Columnar + 'a> {
-    live: LiveRuns<'a, P>,
-    /// The rows from `at` on.
-    rest: Option<RowsMut<'a, P::Fields>>,
-    at: usize,
+    chunks: Zip<Chunks<'a, Row<P>>, SetsMut<'a, P::Fields>>,
+    chunk: Option<ChunkRuns<'a, RowsMut<'a, P::Fields>>>,
 }
 
 impl<'a, P: Columnar + 'a> ColumnRunsMut<'a, P> {
-    pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: &'a mut ColumnSet<P::Fields>) -> Self {
+    pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: SetsMut<'a, P::Fields>) -> Self {
         Self {
-            live: LiveRuns::new(chunks),
-            rest: Some(RowsMut::all(columns)),
-            at: 0,
+            chunks: chunks.zip(columns),
+            chunk: None,
         }
     }
 
     /// The next run, with its slots' words.
     #[inline]
     pub(crate) fn next_with_words(&mut self) -> Option<(&'a [u64], RowsMut<'a, P::Fields>)> {
-        let (start, words) = self.live.next()?;
-        let (_, rest) = self.rest.take()?.split_at(start - self.at);
-        let (run, rest) = rest.split_at(words.len());
-        self.rest = Some(rest);
-        self.at = start + words.len();
-        Some((words, run))
+        loop {
+            if let Some(chunk) = &mut self.chunk
+                && let Some(run) = next_run!(chunk)
+            {
+                return Some(run);
+            }
+            let (chunk, rows) = self.chunks.next()?;
+            self.chunk = Some(ChunkRuns {
+                words: chunk.words,
+                bits: SetBits::new(chunk.bits.iter().copied()),
+                rest: Some(RowsMut::all(rows)),
+                at: 0,
+            });
+        }
     }
 }
 

@@ -1,8 +1,9 @@
 //! Saves of column pools (the `serde` feature): the books as a pool's save, and the live rows
 //! in slot order, each a tuple of its fields.
 
-use super::fields::{ColumnFields, ColumnSet};
-use super::{ColumnPool, Columnar, Row, token};
+use super::chunks::ColumnChunks;
+use super::fields::ColumnFields;
+use super::{ColumnPool, Columnar, Row};
 use crate::Pool;
 use alloc::vec::Vec;
 use core::fmt;
@@ -72,7 +73,7 @@ impl<H: for<'de> Deserialize<'de>, T: LoadFields> LoadFields for (H, T) {
 
 /// A live row, saved as a tuple.
 struct SavedRow<'a, F: ColumnFields> {
-    columns: &'a ColumnSet<F>,
+    columns: &'a ColumnChunks<F>,
     index: usize,
 }
 
@@ -197,7 +198,7 @@ where
                 keys.len()
             )));
         }
-        let mut columns = ColumnSet::new(keys.books().index_end(), || P::blank(token()));
+        let mut columns = Self::blank_columns(&keys);
         for ((handle, _), LoadedRow(row)) in keys.iter().zip(saved.rows) {
             let Some(slot) = columns.row_mut(handle.index()) else {
                 return Err(de::Error::custom("a live slot past the columns"));

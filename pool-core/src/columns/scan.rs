@@ -25,7 +25,7 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     /// ```
     #[inline]
     pub fn runs(&self) -> ColumnRuns<'_, P> {
-        ColumnRuns::new(self.keys.books().chunks(), &self.columns)
+        ColumnRuns::new(self.keys.books().chunks(), self.columns.sets())
     }
 
     /// The live objects as runs of consecutive live slots, a mutable slice of each column for
@@ -51,7 +51,7 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     /// ```
     #[inline]
     pub fn runs_mut(&mut self) -> ColumnRunsMut<'_, P> {
-        ColumnRunsMut::new(self.keys.books().chunks(), &mut self.columns)
+        ColumnRunsMut::new(self.keys.books().chunks(), self.columns.sets_mut())
     }
 
     /// The live objects' rows (`ParticleRef<'_>`), in slot order.

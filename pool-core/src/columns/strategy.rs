@@ -1,7 +1,7 @@
 //! Creating objects in a column pool: what each strategy does when the pool is full, as a
 //! [`Pool`](crate::Pool)'s strategies do.
 
-use super::fields::ColumnSet;
+use super::chunks::ColumnChunks;
 use super::{ColumnPool, Columnar, Row, object, row_mut};
 use crate::strategy::grow::limit;
 use crate::{Fail, Grow, Handle, Panic, PoolFull};
@@ -11,7 +11,7 @@ use scopeguard::ScopeGuard;
 /// what it wrote, as the slot stays free.
 #[inline]
 fn fill<P: Columnar>(
-    columns: &mut ColumnSet<P::Fields>,
+    columns: &mut ColumnChunks<P::Fields>,
     handle: Handle<Row<P>>,
     init: impl FnOnce(Handle<P>, P::Mut<'_>),
 ) {

@@ -123,6 +123,15 @@ impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
         grow_to: Option<usize>,
         init: impl FnOnce(&mut T),
     ) -> Option<Lease<'_, T>> {
+        self.lend_at(grow_to, |_, object| init(object))
+    }
+
+    /// [`lend`](BooksView::lend), with `init` seeing the index of the slot it fills.
+    pub(crate) fn lend_at(
+        &self,
+        grow_to: Option<usize>,
+        init: impl FnOnce(usize, &mut T),
+    ) -> Option<Lease<'_, T>> {
         loop {
             let head = self.ledger.free.top();
             if head != NIL {
@@ -155,7 +164,7 @@ impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
         place: Place<'a>,
         mut taken: Taken<'a, T>,
         high_water: usize,
-        init: impl FnOnce(&mut T),
+        init: impl FnOnce(usize, &mut T),
     ) -> Lease<'_, T> {
         let ledger = &self.ledger;
         let give_back = scopeguard::guard((), |()| {
@@ -165,7 +174,7 @@ impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
         });
         taken.get_mut().reset_at_reuse();
         let mut object = scopeguard::guard(taken.get_mut(), T::reset_at_release);
-        init(&mut object);
+        init(index, &mut object);
         ScopeGuard::into_inner(object);
         ScopeGuard::into_inner(give_back);
         Lease::new(taken, index, place, &self.ledger)
@@ -179,21 +188,65 @@ impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
     /// builds them.
     #[cold]
     fn add_free_slots(&self, grow_to: Option<usize>) -> bool {
+        let _building = self.build();
+        let built = match self.slots.build_next(blank::<T>) {
+            Some(built) => Some(built),
+            None => grow_to.and_then(|limit| self.slots.grow(limit, blank::<T>)),
+        };
+        self.free_built(built)
+    }
+
+    /// Marks the view as building blank objects until the guard drops.
+    ///
+    /// # Panics
+    /// When it already is: see [`add_free_slots`](BooksView::add_free_slots).
+    fn build(&self) -> ScopeGuard<&Cell<bool>, fn(&Cell<bool>)> {
         assert!(
             !self.building.replace(true),
             "a pool was asked for a slot while it was building blank objects: the `Default` or \
              `reset_with` of a pooled field must not create or acquire objects of its own pool"
         );
-        let _building = scopeguard::guard(&self.building, |building| building.set(false));
-        let built = match self.slots.build_next(blank::<T>) {
-            Some(built) => Some(built),
-            None => grow_to.and_then(|limit| self.slots.grow(limit, blank::<T>)),
-        };
+        let done: fn(&Cell<bool>) = |building| building.set(false);
+        scopeguard::guard(&self.building, done)
+    }
+
+    /// Puts the slots just built, if any, on the free list.
+    fn free_built(&self, built: Option<(ChunkView<'a, T>, usize, usize)>) -> bool {
         let Some((chunk, local, len)) = built else {
             return false;
         };
         (self.ledger.free).push_run(chunk.base() + local, len, self.slots.capacity());
         true
+    }
+
+    /// Whether a slot is on the free list.
+    #[inline]
+    pub(crate) fn has_free(&self) -> bool {
+        self.ledger.free.top() != NIL
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T: Pooled> BooksView<'_, T, crate::Heap> {
+    /// Grows the pool by a chunk of slots while it holds fewer than `limit`, after `build` has
+    /// been given the chunk's first index and length: so that what the caller keeps beside
+    /// each slot is built before any slot of the chunk can be taken, and if `build` panics,
+    /// the pool has not grown. False when it cannot grow.
+    ///
+    /// # Panics
+    /// As [`add_free_slots`](BooksView::add_free_slots).
+    #[cold]
+    pub(crate) fn grow_with(&self, limit: usize, build: impl FnOnce(usize, usize)) -> bool {
+        let _building = self.build();
+        let Some((base, len)) = self.slots.next_chunk(limit) else {
+            return false;
+        };
+        build(base, len);
+        let grown = self.slots.grow(limit, blank::<T>);
+        debug_assert!(
+            grown.is_some_and(|(chunk, local, n)| (chunk.base() + local, n) == (base, len))
+        );
+        self.free_built(grown)
     }
 }
 

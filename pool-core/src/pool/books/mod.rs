@@ -90,15 +90,6 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         self.counts.live()
     }
 
-    /// One past the highest index of a built slot.
-    #[cfg(feature = "alloc")]
-    pub(crate) fn index_end(&self) -> usize {
-        self.chunks()
-            .map(|chunk| chunk.base + chunk.objects.len())
-            .max()
-            .unwrap_or(0)
-    }
-
     /// Whether no slot is free, built or to be built.
     #[inline]
     pub(crate) fn is_full(&self) -> bool {

@@ -56,6 +56,22 @@ impl<'a, T> HeapView<'a, T> {
         }
     }
 
+    /// The table of positions, made and taken apart if the pool has never grown.
+    fn ready(&self) {
+        if let Some(table) = self.table.take() {
+            *table = empty_positions(self.geometry);
+            self.take_apart(table);
+        }
+    }
+
+    /// Where [`grow`](SlotsView::grow) would put the next chunk: its first index and length.
+    pub(crate) fn next_chunk(&self, limit: usize) -> Option<(usize, usize)> {
+        self.ready();
+        let room = limit.saturating_sub(self.capacity());
+        let (_, base, len) = (self.geometry).next_chunk(room, |k| self.is_empty(k))?;
+        Some((base, len))
+    }
+
     /// Whether position `k` is empty.
     fn is_empty(&self, k: usize) -> bool {
         let position = self.empty[k].take();
@@ -105,10 +121,7 @@ impl<'a, T> SlotsView<'a, T> for HeapView<'a, T> {
         limit: usize,
         blank: impl FnMut() -> T,
     ) -> Option<(ChunkView<'a, T>, usize, usize)> {
-        if let Some(table) = self.table.take() {
-            *table = empty_positions(self.geometry);
-            self.take_apart(table);
-        }
+        self.ready();
         let room = limit.saturating_sub(self.capacity());
         let (k, base, len) = (self.geometry).next_chunk(room, |k| self.is_empty(k))?;
         // Back in its cell if `blank`, user code, unwinds.

@@ -1,4 +1,5 @@
-//! A column pool keeps no whole object for an `evict_by` measure to rank.
+//! A column pool's `evict_by` measure ranks a row, `VoiceRef<'_>`, not a `&Voice`: there is no
+//! whole object to hand it.
 
 use pooling::Pooled;
 

@@ -1,0 +1,124 @@
+//! A column pool's columns seen by its lender: each chunk's columns as pointers, so that leases
+//! hold rows mutably while lookups and iteration read others, and a lender that grows the pool
+//! adds a chunk of rows without moving any.
+//!
+//! The unsafe contract, as for the objects of a [`Lender`](crate::Lender)'s pool: through the
+//! view a live row is only read (releasing and `get_mut` need `&mut ColumnPool`, which the
+//! lender holds), and a row that is not live is reached only by the one lease (or `acquire`
+//! running `init`) that took its slot off the free list. No row moves or is dropped while the
+//! view lives: chunks are only added.
+
+use super::chunks::{ColumnChunks, place};
+use super::fields::{ColumnFields, ColumnSet, RawRows};
+use crate::storage::heap::geometry::{Geometry, POSITIONS};
+use core::cell::{Cell, RefCell};
+use core::marker::PhantomData;
+
+pub(crate) struct ColumnsView<'a, F: ColumnFields> {
+    /// The rows of each chunk, at its place (see [`place`]).
+    chunks: [Cell<Option<RawRows<F>>>; 1 + POSITIONS],
+    geometry: Geometry,
+    /// Where a chunk grown through the lender goes.
+    owner: RefCell<&'a mut ColumnChunks<F>>,
+}
+
+impl<'a, F: ColumnFields> ColumnsView<'a, F> {
+    pub(crate) fn new(columns: &'a mut ColumnChunks<F>) -> Self {
+        let chunks = [const { Cell::new(None) }; 1 + POSITIONS];
+        for (at, rows) in columns.raw() {
+            chunks[at].set(Some(rows));
+        }
+        Self {
+            chunks,
+            geometry: columns.geometry(),
+            owner: RefCell::new(columns),
+        }
+    }
+
+    /// What lookups and iteration read through.
+    #[inline]
+    pub(crate) fn read(&self) -> ReadRows<'_, F> {
+        ReadRows {
+            chunks: &self.chunks,
+            geometry: self.geometry,
+        }
+    }
+
+    /// The row of the slot at `index`, which the caller has just taken off the free list.
+    ///
+    /// # Safety
+    /// The caller holds the slot at `index` (a lease, or `acquire` running `init`), and no other
+    /// [`LentRow`] of it lives while this one does.
+    ///
+    /// # Panics
+    /// If the slot has no row: the books and the columns disagree.
+    #[inline]
+    pub(crate) unsafe fn lent_row(&self, index: usize) -> LentRow<'_, F> {
+        let (rows, local) = self.read().find(index).expect("a row for every lent slot");
+        LentRow {
+            rows,
+            local,
+            lent: PhantomData,
+        }
+    }
+
+    /// Builds the rows of a chunk of `len` slots from `base`, each `blank()`, and installs them.
+    /// If `blank` panics, nothing changed.
+    pub(crate) fn grow(&self, base: usize, len: usize, blank: impl FnMut() -> F) {
+        let set = ColumnSet::new(len, blank);
+        let rows = self.owner.borrow_mut().install(base, set);
+        self.chunks[place(self.geometry, base).0].set(Some(rows));
+    }
+}
+
+/// The rows of a lender's chunks, to read.
+pub(crate) struct ReadRows<'l, F: ColumnFields> {
+    chunks: &'l [Cell<Option<RawRows<F>>>],
+    geometry: Geometry,
+}
+
+impl<'l, F: ColumnFields> ReadRows<'l, F> {
+    /// The rows of the slot at `index`, if its chunk has them.
+    #[inline]
+    fn find(&self, index: usize) -> Option<(RawRows<F>, usize)> {
+        let (at, local) = place(self.geometry, index);
+        let rows = self.chunks.get(at)?.get()?;
+        (local < rows.len).then_some((rows, local))
+    }
+
+    /// The row of the live slot at `index`.
+    ///
+    /// # Safety
+    /// The slot at `index` is live for `'l`: only read, by the view's contract.
+    #[inline]
+    pub(crate) unsafe fn live_row(&self, index: usize) -> Option<F::Ref<'l>> {
+        let (rows, local) = self.find(index)?;
+        // SAFETY: `local` is below the columns' length (`find`); they live and stay put while
+        // the view does (chunks are only added); the slot is live (the caller's contract), so
+        // no lease writes to its row.
+        Some(unsafe { F::ptrs_row(rows.ptrs, local) })
+    }
+}
+
+/// The row of a lent slot: its holder's alone.
+pub(crate) struct LentRow<'a, F: ColumnFields> {
+    rows: RawRows<F>,
+    local: usize,
+    lent: PhantomData<&'a mut F>,
+}
+
+impl<F: ColumnFields> LentRow<'_, F> {
+    #[inline]
+    pub(crate) fn get(&self) -> F::Ref<'_> {
+        // SAFETY: `local` is below the columns' length, which live and stay put while the view
+        // does (`lent_row`); the row is this holder's alone (the contract of `lent_row`), and
+        // `&self` lets no one write to it through this `LentRow`.
+        unsafe { F::ptrs_row(self.rows.ptrs, self.local) }
+    }
+
+    #[inline]
+    pub(crate) fn get_mut(&mut self) -> F::Mut<'_> {
+        // SAFETY: as in `get`; `&mut self` makes this the only reference to the row.
+        unsafe { F::ptrs_row_mut(self.rows.ptrs, self.local) }
+    }
+}
