@@ -3,11 +3,10 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
-#[cfg(feature = "alloc")]
 pub use pool_core::{
     CloneFields, ColumnEvictable, ColumnFields, ColumnIter, ColumnIterMut, ColumnLease,
     ColumnLender, ColumnLenderIter, ColumnLenderValues, ColumnPool, ColumnRuns, ColumnRunsMut,
-    ColumnValues, ColumnValuesMut, Columnar,
+    ColumnStorage, ColumnValues, ColumnValuesMut, Columnar,
 };
 pub use pool_core::{
     Evict, Evictable, Fail, Grow, Handle, Heap, Importance, Inline, Iter, IterMut, Lease, Lender,

@@ -41,7 +41,6 @@ extern crate std;
 
 #[cfg(feature = "bevy")]
 mod bevy;
-#[cfg(feature = "alloc")]
 mod columns;
 mod error;
 mod limits;
@@ -61,11 +60,12 @@ mod sync;
 #[path = "private.rs"]
 pub mod __private;
 
-#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub use crate::columns::ColumnStore;
 pub use crate::columns::{
     CloneFields, ColumnEvictable, ColumnFields, ColumnIter, ColumnIterMut, ColumnLease,
     ColumnLender, ColumnLenderIter, ColumnLenderValues, ColumnPool, ColumnRuns, ColumnRunsMut,
-    ColumnValues, ColumnValuesMut, Columnar,
+    ColumnStorage, ColumnValues, ColumnValuesMut, Columnar,
 };
 #[cfg(all(feature = "alloc", feature = "serde"))]
 pub use crate::columns::{LoadFields, SaveFields};

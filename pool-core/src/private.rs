@@ -14,7 +14,6 @@ pub use crate::reset::field::{
     AllocField, BorrowedField, DefaultField, Field, PointerField, SharedField, StdField,
     UnblankField,
 };
-#[cfg(feature = "alloc")]
 pub use crate::{ColumnEvictable, ColumnFields, ColumnPool, Columnar};
 pub use crate::{
     Evict, Evictable, Fail, Grow, Handle, Importance, Panic, Pool, PoolToken, Pooled, Reset,

@@ -57,7 +57,7 @@ fn path_text(path: &syn::Path) -> String {
 
 /// The `Inline<N, W>` storage marker, whose second parameter is the words of occupancy bits
 /// `N` slots need; `None` for the heap.
-fn storage(krate: &TokenStream, pool: &Pool) -> Option<(TokenStream, String)> {
+pub(crate) fn storage(krate: &TokenStream, pool: &Pool) -> Option<(TokenStream, String)> {
     let Engine::Inline(_) = pool.engine else {
         return None;
     };

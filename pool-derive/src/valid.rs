@@ -140,7 +140,7 @@ pub(crate) fn pool(input: &Input<'_>, errors: &mut Errors) -> Pool {
 }
 
 /// Whether the pool keeps its objects as columns, and what `layout = columns` cannot go with:
-/// a column pool is a struct's, with named fields (a column each), on the heap.
+/// a column pool is a struct's, with named fields (a column each), kept by one thread.
 fn columns(input: &Input<'_>, engine: &Engine, errors: &mut Errors) -> bool {
     let Some((span, Layout::Columns)) = input.attrs.layout else {
         return false;
@@ -154,19 +154,9 @@ fn columns(input: &Input<'_>, engine: &Engine, errors: &mut Errors) -> bool {
     if !input.node.generics.params.is_empty() {
         errors.spanning(&input.node.generics, format_args!("`layout = columns` does not take generic parameters yet: give `{ident}` concrete field types, or remove `layout = columns`"));
     }
-    let why = match engine {
-        Engine::Heap(_) => return true,
-        Engine::Inline(_) => {
-            "`storage = inline` yet: its columns live on the heap; remove `storage = inline`, or keep the default layout for a pool without an allocator"
-        }
-        Engine::Sync(_) => {
-            "`sync` yet: a pool shared across threads hands out whole objects; remove `sync` and share the column pool behind a lock, or keep the default layout"
-        }
-    };
-    errors.at(
-        span,
-        format_args!("`layout = columns` cannot go with {why}"),
-    );
+    if let Engine::Sync(_) = engine {
+        errors.at(span, "`layout = columns` cannot go with `sync` yet: a pool shared across threads hands out whole objects; remove `sync` and share the column pool behind a lock, or keep the default layout");
+    }
     true
 }
 

@@ -20,6 +20,14 @@ struct Frame {
     payload: [u8; 32],
 }
 
+/// A reading of the antenna's signal, kept as columns: the average below reads one column.
+#[derive(Pooled)]
+#[pool(size = 8, storage = inline, on_full = evict, evict_by = |s| *s.age, layout = columns)]
+struct Sample {
+    strength: i16,
+    age: u16,
+}
+
 /// Sixteen frames in the binary's static memory: `FramePool::new()` is `const` and builds nothing.
 static FRAMES: Mutex<FramePool> = Mutex::new(FramePool::new());
 
@@ -52,10 +60,28 @@ fn send(frame: Handle<Frame>) {
     let _ = frames.release(frame);
 }
 
+/// The average signal strength of the samples kept: a loop over one column's slices.
+fn average(samples: &SamplePool) -> i32 {
+    let (mut sum, mut count) = (0i32, 0i32);
+    for run in samples.runs() {
+        sum += run.strength.iter().map(|&s| i32::from(s)).sum::<i32>();
+        #[expect(clippy::cast_possible_truncation, clippy::cast_possible_wrap, reason = "at most 8")]
+        let len = run.strength.len() as i32;
+        count += len;
+    }
+    sum / count.max(1)
+}
+
 #[unsafe(no_mangle)]
 extern "C" fn _start() -> ! {
+    // Eight samples on the stack, an array of each field: no allocation either.
+    let mut samples = SamplePool::new();
     let mut tick: u8 = 0;
     loop {
+        samples.values_mut().for_each(|s| *s.age = s.age.saturating_add(1));
+        samples.create(|s| *s.strength = i16::from(tick) - 128);
+        #[expect(clippy::cast_sign_loss, reason = "the average of i16s, shifted to be positive")]
+        SENT.fetch_add((average(&samples) + 32_768) as u32, Ordering::Relaxed);
         let urgent = queue(200, &[tick, 1, 2, 3]);
         let chatter = queue(tick % 8, &[tick; 8]);
         send(urgent);

@@ -1,9 +1,10 @@
 //! What a column pool does with one object at a time: get, release, and its size and stats.
 
+use super::store::{ColumnStorage, ColumnStore};
 use super::{ColumnPool, Columnar, row_mut, slot};
 use crate::{Handle, StaleHandle, Stats};
 
-impl<P: Columnar, S> ColumnPool<P, S> {
+impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     /// The number of slots, live or not.
     #[inline]
     pub fn capacity(&self) -> usize {
@@ -108,7 +109,7 @@ impl<P: Columnar, S> ColumnPool<P, S> {
             if !self.keys.contains(slot(handle)) {
                 return Err(StaleHandle::new(handle));
             }
-            P::reset_at_release(row_mut::<P>(&mut self.columns, handle.index()));
+            P::reset_at_release(row_mut::<P, _>(&mut self.columns, handle.index()));
         }
         self.keys.release(slot(handle))
     }
@@ -122,6 +123,7 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     ///
     /// # Errors
     /// A description of the first inconsistency found.
+    #[cfg(feature = "alloc")]
     pub fn check_consistency(&self) -> Result<(), alloc::string::String> {
         self.keys.check_consistency()
     }

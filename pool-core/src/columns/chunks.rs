@@ -2,21 +2,18 @@
 //! one for each chunk a growing pool added, at the books' positions. Rows never move once
 //! built, so a lender can grow the pool while its leases hold rows of the other chunks.
 
-use super::fields::{ColumnFields, ColumnSet, RawRows};
-use crate::storage::heap::geometry::Geometry;
+use super::Columnar;
+use super::fields::ColumnFields;
+use super::rows::{RawRows, Rows, RowsMut};
+use super::set::ColumnSet;
+use super::store::{ColumnStore, SetRows, SetRowsMut};
+use super::token;
+use crate::storage::geometry::Geometry;
 use alloc::vec::Vec;
-use core::iter::{Chain, Flatten, Once};
-use core::slice;
+use core::cell::{Cell, RefCell};
 
-/// The sets of rows of a pool's chunks, in the books' order.
-pub(crate) type Sets<'a, F> =
-    Chain<Once<&'a ColumnSet<F>>, Flatten<slice::Iter<'a, Option<ColumnSet<F>>>>>;
-
-/// The sets of rows of a pool's chunks, mutably, in the books' order.
-pub(crate) type SetsMut<'a, F> =
-    Chain<Once<&'a mut ColumnSet<F>>, Flatten<slice::IterMut<'a, Option<ColumnSet<F>>>>>;
-
-pub(crate) struct ColumnChunks<F: ColumnFields> {
+#[doc(hidden)]
+pub struct ColumnChunks<F: ColumnFields> {
     first: ColumnSet<F>,
     geometry: Geometry,
     /// The rows of the books' grown chunks, by position.
@@ -70,17 +67,6 @@ impl<F: ColumnFields> ColumnChunks<F> {
         self.position(base).map(|(k, _)| k)
     }
 
-    /// The rows of every chunk, the first first and the grown ones in position order, as the
-    /// books list their chunks.
-    pub(crate) fn sets(&self) -> Sets<'_, F> {
-        core::iter::once(&self.first).chain(self.grown.iter().flatten())
-    }
-
-    /// The rows of every chunk, mutably, in the books' order.
-    pub(crate) fn sets_mut(&mut self) -> SetsMut<'_, F> {
-        core::iter::once(&mut self.first).chain(self.grown.iter_mut().flatten())
-    }
-
     /// Rows for exactly the books' chunks, given as `(base, len)`: a chunk's rows built of
     /// `blank()` where the books have a chunk and the columns not, and dropped where the books
     /// no longer have it. If `blank` panics, the chunks built before it stay.
@@ -89,7 +75,7 @@ impl<F: ColumnFields> ColumnChunks<F> {
         chunks: impl IntoIterator<Item = (usize, usize)>,
         mut blank: impl FnMut() -> F,
     ) {
-        let mut kept = [false; crate::storage::heap::geometry::POSITIONS];
+        let mut kept = [false; crate::storage::geometry::POSITIONS];
         for (base, len) in chunks {
             let Some(k) = self.position_of(base) else {
                 debug_assert_eq!(len, self.first.len(), "the first chunk keeps its length");
@@ -110,14 +96,6 @@ impl<F: ColumnFields> ColumnChunks<F> {
         }
     }
 
-    /// The rows of each chunk as pointers, for a lender, each with its place (see
-    /// [`place`](ColumnChunks::place)).
-    pub(crate) fn raw(&mut self) -> impl Iterator<Item = (usize, RawRows<F>)> {
-        let grown = (self.grown.iter_mut().enumerate())
-            .filter_map(|(k, set)| Some((1 + k, set.as_mut()?.raw())));
-        core::iter::once((0, self.first.raw())).chain(grown)
-    }
-
     /// Installs the rows of the grown chunk whose first slot is `base`, for a lender that grows
     /// the pool; their pointers. Moving the set moves no row.
     pub(crate) fn install(&mut self, base: usize, mut set: ColumnSet<F>) -> RawRows<F> {
@@ -127,23 +105,58 @@ impl<F: ColumnFields> ColumnChunks<F> {
         if self.grown.len() <= k {
             self.grown.resize_with(k + 1, || None);
         }
-        let raw = set.raw();
+        let raw = RowsMut::all(&mut set).raw();
         self.grown[k] = Some(set);
         raw
     }
-
-    pub(crate) fn geometry(&self) -> Geometry {
-        self.geometry
-    }
 }
 
-/// Where the chunk holding `index` is (0 for the first, `1 + k` for the grown chunk at position
-/// `k`), and the index within it.
-#[inline]
-pub(crate) fn place(geometry: Geometry, index: usize) -> (usize, usize) {
-    if index < geometry.start() {
-        return (0, index);
+impl<F: ColumnFields> ColumnStore<F> for ColumnChunks<F> {
+    // Rows of a grown chunk are in allocations of their own, apart from this struct, so the
+    // lender may hold it mutably while leases hold rows.
+    type Grower<'a>
+        = RefCell<&'a mut Self>
+    where
+        Self: 'a;
+
+    fn blank<P: Columnar<Fields = F>>(mut chunks: impl Iterator<Item = (usize, usize)>) -> Self {
+        let first = chunks.next().map_or(0, |(_, len)| len);
+        let mut columns = Self::new(first, || P::blank(token()));
+        columns.fit(chunks, || P::blank(token()));
+        columns
     }
-    let (k, local) = geometry.position(index);
-    (1 + k, local)
+
+    #[inline]
+    fn row(&self, index: usize) -> Option<F::Ref<'_>> {
+        ColumnChunks::row(self, index)
+    }
+
+    #[inline]
+    fn row_mut(&mut self, index: usize) -> Option<F::Mut<'_>> {
+        ColumnChunks::row_mut(self, index)
+    }
+
+    #[inline]
+    fn sets(&self) -> SetRows<'_, F> {
+        SetRows::new(Rows::all(&self.first), &self.grown)
+    }
+
+    #[inline]
+    fn sets_mut(&mut self) -> SetRowsMut<'_, F> {
+        SetRowsMut::new(RowsMut::all(&mut self.first), &mut self.grown)
+    }
+
+    fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    fn lend(&mut self, table: &[Cell<Option<RawRows<F>>>]) -> Self::Grower<'_> {
+        table[0].set(Some(RowsMut::all(&mut self.first).raw()));
+        for (k, set) in self.grown.iter_mut().enumerate() {
+            if let Some(set) = set {
+                table[1 + k].set(Some(RowsMut::all(set).raw()));
+            }
+        }
+        RefCell::new(self)
+    }
 }

@@ -2,7 +2,9 @@
 //! at the same versions, free rows blank.
 
 use super::fields::{CloneFields, ColumnFields};
+use super::store::{ColumnStorage, ColumnStore};
 use super::{ColumnPool, Columnar, Row};
+use crate::Pool;
 
 impl<P> Clone for Row<P> {
     fn clone(&self) -> Self {
@@ -31,9 +33,10 @@ impl<P> Clone for Row<P> {
 /// assert_eq!(enemies.get(e).unwrap().name, "orc");
 /// # Ok::<(), pooling::PoolFull>(())
 /// ```
-impl<P: Columnar, S> Clone for ColumnPool<P, S>
+impl<P: Columnar, S, B: ColumnStorage> Clone for ColumnPool<P, S, B>
 where
     P::Fields: CloneFields,
+    Pool<Row<P>, S, B>: Clone,
 {
     fn clone(&self) -> Self {
         let keys = self.keys.clone();

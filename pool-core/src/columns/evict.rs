@@ -2,6 +2,7 @@
 
 use super::lease::ColumnLease;
 use super::lender::ColumnLender;
+use super::store::ColumnStorage;
 use super::{ColumnPool, Columnar, slot};
 use crate::{Evict, Handle, Importance, PoolFull};
 
@@ -14,7 +15,7 @@ pub trait ColumnEvictable: Columnar {
     fn importance(row: Self::Ref<'_>) -> impl Importance + use<Self>;
 }
 
-impl<P: ColumnEvictable> ColumnPool<P, Evict> {
+impl<P: ColumnEvictable, B: ColumnStorage> ColumnPool<P, Evict, B> {
     /// Takes a free slot or, when the pool is full, releases the least important live object
     /// (its row reset) and takes its slot; hands the blank row to `init` and returns the
     /// object's handle. Choosing costs one pass over the live rows, only when the pool is
@@ -96,13 +97,13 @@ impl<P: ColumnEvictable> ColumnPool<P, Evict> {
             );
         };
         if P::RESETS_AT_RELEASE {
-            P::reset_at_release(super::row_mut::<P>(&mut self.columns, victim.index()));
+            P::reset_at_release(super::row_mut::<P, _>(&mut self.columns, victim.index()));
         }
         self.keys.books_mut().evict(slot(victim));
     }
 }
 
-impl<P: ColumnEvictable> ColumnLender<'_, P, Evict> {
+impl<P: ColumnEvictable, B: ColumnStorage> ColumnLender<'_, P, Evict, B> {
     /// Lends a blank row, set up by `init`. Unlike `create` it never evicts: evicting resets a
     /// live object, which someone may be reading through the lender. The same as
     /// [`try_acquire`](ColumnLender::try_acquire).

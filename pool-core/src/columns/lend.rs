@@ -8,30 +8,37 @@
 //! running `init`) that took its slot off the free list. No row moves or is dropped while the
 //! view lives: chunks are only added.
 
-use super::chunks::{ColumnChunks, place};
-use super::fields::{ColumnFields, ColumnSet, RawRows};
-use crate::storage::heap::geometry::{Geometry, POSITIONS};
-use core::cell::{Cell, RefCell};
+use super::fields::ColumnFields;
+use super::rows::RawRows;
+use super::store::ColumnStore;
+use crate::storage::geometry::{Geometry, POSITIONS};
+use core::cell::Cell;
 use core::marker::PhantomData;
 
-pub(crate) struct ColumnsView<'a, F: ColumnFields> {
+/// Places for the chunks of a pool: the first, and each position a heap pool grows into.
+const PLACES: usize = 1 + POSITIONS;
+
+pub(crate) struct ColumnsView<'a, F: ColumnFields, C: ColumnStore<F> + 'a> {
     /// The rows of each chunk, at its place (see [`place`]).
-    chunks: [Cell<Option<RawRows<F>>>; 1 + POSITIONS],
+    chunks: [Cell<Option<RawRows<F>>>; PLACES],
     geometry: Geometry,
-    /// Where a chunk grown through the lender goes.
-    owner: RefCell<&'a mut ColumnChunks<F>>,
+    /// What a chunk grown through the lender goes through.
+    #[cfg_attr(
+        not(feature = "alloc"),
+        expect(dead_code, reason = "only a heap pool's lender grows")
+    )]
+    grower: C::Grower<'a>,
 }
 
-impl<'a, F: ColumnFields> ColumnsView<'a, F> {
-    pub(crate) fn new(columns: &'a mut ColumnChunks<F>) -> Self {
-        let chunks = [const { Cell::new(None) }; 1 + POSITIONS];
-        for (at, rows) in columns.raw() {
-            chunks[at].set(Some(rows));
-        }
+impl<'a, F: ColumnFields, C: ColumnStore<F>> ColumnsView<'a, F, C> {
+    pub(crate) fn new(columns: &'a mut C) -> Self {
+        let chunks = [const { Cell::new(None) }; PLACES];
+        let geometry = columns.geometry();
+        let grower = columns.lend(&chunks);
         Self {
             chunks,
-            geometry: columns.geometry(),
-            owner: RefCell::new(columns),
+            geometry,
+            grower,
         }
     }
 
@@ -61,14 +68,28 @@ impl<'a, F: ColumnFields> ColumnsView<'a, F> {
             lent: PhantomData,
         }
     }
+}
 
+#[cfg(feature = "alloc")]
+impl<F: ColumnFields> ColumnsView<'_, F, super::chunks::ColumnChunks<F>> {
     /// Builds the rows of a chunk of `len` slots from `base`, each `blank()`, and installs them.
     /// If `blank` panics, nothing changed.
     pub(crate) fn grow(&self, base: usize, len: usize, blank: impl FnMut() -> F) {
-        let set = ColumnSet::new(len, blank);
-        let rows = self.owner.borrow_mut().install(base, set);
+        let set = super::set::ColumnSet::new(len, blank);
+        let rows = self.grower.borrow_mut().install(base, set);
         self.chunks[place(self.geometry, base).0].set(Some(rows));
     }
+}
+
+/// Where the chunk holding `index` is (0 for the first, `1 + k` for the grown chunk at position
+/// `k`), and the index within it.
+#[inline]
+fn place(geometry: Geometry, index: usize) -> (usize, usize) {
+    if index < geometry.start() {
+        return (0, index);
+    }
+    let (k, local) = geometry.position(index);
+    (1 + k, local)
 }
 
 /// The rows of a lender's chunks, to read.

@@ -3,9 +3,9 @@
 
 use super::lease::ColumnLease;
 use super::lend::{ColumnsView, ReadRows};
-use super::{ColumnPool, Columnar, Row, object, slot, token};
-use crate::strategy::grow::limit;
-use crate::{Fail, Grow, Handle, Heap, Lender, LenderIter, Panic, PoolFull, Stats};
+use super::store::ColumnStorage;
+use super::{ColumnPool, Columnar, Row, object, slot};
+use crate::{Fail, Handle, Heap, Lender, LenderIter, Panic, PoolFull, Stats};
 use core::fmt;
 use core::iter::FusedIterator;
 use scopeguard::ScopeGuard;
@@ -41,12 +41,12 @@ use scopeguard::ScopeGuard;
 /// assert_eq!(requests.get(kept).unwrap().body, b"GET /");
 /// assert_eq!((requests.len(), requests.capacity()), (1, 8)); // 2, then 2 and 4 more
 /// ```
-pub struct ColumnLender<'a, P: Columnar, S = <P as Columnar>::Strategy> {
-    books: Lender<'a, Row<P>, S, Heap>,
-    columns: ColumnsView<'a, P::Fields>,
+pub struct ColumnLender<'a, P: Columnar, S = <P as Columnar>::Strategy, B: ColumnStorage = Heap> {
+    books: Lender<'a, Row<P>, S, B>,
+    columns: ColumnsView<'a, P::Fields, B::Columns<P::Fields>>,
 }
 
-impl<P: Columnar, S> ColumnPool<P, S> {
+impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     /// Lends the pool to this thread: leases through `&`, many at once, each giving its row
     /// back, reset, when it drops. See [`ColumnLender`].
     ///
@@ -65,7 +65,7 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     #[doc(alias = "borrow", alias = "lend")]
-    pub fn lender(&mut self) -> ColumnLender<'_, P, S> {
+    pub fn lender(&mut self) -> ColumnLender<'_, P, S, B> {
         ColumnLender {
             books: self.keys.lender(),
             columns: ColumnsView::new(&mut self.columns),
@@ -73,7 +73,7 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     }
 }
 
-impl<P: Columnar, S> ColumnLender<'_, P, S> {
+impl<P: Columnar, S, B: ColumnStorage> ColumnLender<'_, P, S, B> {
     /// Lends a blank row, set up by `init`, if a slot is free; it never panics or grows,
     /// whatever the strategy. If `init`, or the reset before it, panics, the row is reset and
     /// the slot goes back to the free list, nothing counted.
@@ -99,26 +99,20 @@ impl<P: Columnar, S> ColumnLender<'_, P, S> {
         &self,
         init: impl FnOnce(P::Mut<'_>),
     ) -> Result<ColumnLease<'_, P>, PoolFull> {
-        self.lend(None, init).ok_or_else(|| self.books.refuse())
+        self.lend(|_| false, init)
+            .ok_or_else(|| self.books.refuse())
     }
 
-    /// Lends a row, growing the pool to at most `limit` slots first when none is free.
+    /// Lends a row, calling `grow` first when no slot is free (storage that builds its slots
+    /// on first use builds one as the books lend).
     fn lend(
         &self,
-        limit: Option<usize>,
+        grow: impl FnOnce(&Self) -> bool,
         init: impl FnOnce(P::Mut<'_>),
     ) -> Option<ColumnLease<'_, P>> {
         let books = self.books.books();
         if !books.has_free() {
-            let columns = &self.columns;
-            let grown = limit.is_some_and(|limit| {
-                books.grow_with(limit, |base, len| {
-                    columns.grow(base, len, || P::blank(token()));
-                })
-            });
-            if !grown {
-                return None;
-            }
+            grow(self);
         }
         let slot = books.lend_at(None, |index, _| {
             // SAFETY: the slot at `index` was just taken off the free list for this `init`,
@@ -228,7 +222,7 @@ impl<P: Columnar, S> ColumnLender<'_, P, S> {
     }
 }
 
-impl<P: Columnar> ColumnLender<'_, P, Fail> {
+impl<P: Columnar, B: ColumnStorage> ColumnLender<'_, P, Fail, B> {
     /// Lends a blank row, set up by `init`: the same as
     /// [`try_acquire`](ColumnLender::try_acquire).
     ///
@@ -240,7 +234,7 @@ impl<P: Columnar> ColumnLender<'_, P, Fail> {
     }
 }
 
-impl<P: Columnar> ColumnLender<'_, P, Panic> {
+impl<P: Columnar, B: ColumnStorage> ColumnLender<'_, P, Panic, B> {
     /// Lends a blank row, set up by `init`.
     ///
     /// # Panics
@@ -248,14 +242,15 @@ impl<P: Columnar> ColumnLender<'_, P, Panic> {
     #[inline]
     #[track_caller]
     pub fn acquire(&self, init: impl FnOnce(P::Mut<'_>)) -> ColumnLease<'_, P> {
-        match self.lend(None, init) {
+        match self.lend(|_| false, init) {
             Some(lease) => lease,
             None => self.books.panic_full(),
         }
     }
 }
 
-impl<P: Columnar, const MAX: usize> ColumnLender<'_, P, Grow<MAX>> {
+#[cfg(feature = "alloc")]
+impl<P: Columnar, const MAX: usize> ColumnLender<'_, P, crate::Grow<MAX>> {
     /// Lends a blank row, set up by `init`, adding a chunk of slots and of each column when
     /// none is free; rows already out stay where they are.
     ///
@@ -263,13 +258,18 @@ impl<P: Columnar, const MAX: usize> ColumnLender<'_, P, Grow<MAX>> {
     /// [`PoolFull`] when no slot is free and the pool holds `MAX` slots; `init` is not called.
     #[inline]
     pub fn acquire(&self, init: impl FnOnce(P::Mut<'_>)) -> Result<ColumnLease<'_, P>, PoolFull> {
-        let limit = limit::<MAX>(self.capacity());
-        self.lend(Some(limit), init)
-            .ok_or_else(|| self.books.refuse())
+        let limit = crate::strategy::grow::limit::<MAX>(self.capacity());
+        let grow = |this: &Self| {
+            let columns = &this.columns;
+            (this.books.books()).grow_with(limit, |base, len| {
+                columns.grow(base, len, || P::blank(super::token()));
+            })
+        };
+        self.lend(grow, init).ok_or_else(|| self.books.refuse())
     }
 }
 
-impl<'l, P: Columnar, S> IntoIterator for &'l ColumnLender<'_, P, S> {
+impl<'l, P: Columnar, S, B: ColumnStorage> IntoIterator for &'l ColumnLender<'_, P, S, B> {
     type Item = (Handle<P>, P::Ref<'l>);
     type IntoIter = ColumnLenderIter<'l, P>;
 
@@ -279,7 +279,7 @@ impl<'l, P: Columnar, S> IntoIterator for &'l ColumnLender<'_, P, S> {
 }
 
 /// Shows the [`Stats`] under the pool's name.
-impl<P: Columnar, S> fmt::Debug for ColumnLender<'_, P, S> {
+impl<P: Columnar, S, B: ColumnStorage> fmt::Debug for ColumnLender<'_, P, S, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.stats().debug_as(P::NAME, f)
     }

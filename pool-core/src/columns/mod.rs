@@ -1,10 +1,17 @@
 //! Pools whose objects live as columns: `#[pool(size = N, layout = columns)]` keeps each field
 //! of the struct in an array of its own, behind the same handles, strategies and books as a
 //! [`Pool`](crate::Pool). The books are a pool of [`Row`]s (objects of no size, one a slot);
-//! the columns are a `ColumnSet` over the struct's fields as a list; the derive names the
-//! list's parts in the row views it generates, the only code that knows the fields.
+//! the rows are kept by the storage (`ColumnStorage`): a `ColumnSet` of vectors for each chunk
+//! of a heap pool, an array of each field inside an inline pool, both over the struct's fields
+//! as a list; the derive names the list's parts in the row views it generates, the only code
+//! that knows the fields.
 
 mod api;
+#[cfg(feature = "alloc")]
+#[allow(
+    private_interfaces,
+    reason = "`ColumnStore` is implemented by this crate alone"
+)]
 mod chunks;
 mod clone;
 mod evict;
@@ -14,10 +21,22 @@ mod lend;
 mod lender;
 #[cfg(feature = "rayon")]
 mod par;
+mod rows;
 mod runs;
-#[cfg(feature = "serde")]
+#[cfg(all(feature = "serde", feature = "alloc"))]
 mod save;
 mod scan;
+#[cfg(feature = "alloc")]
+mod set;
+// The `ColumnStore` trait is reachable, through `ColumnStorage`'s associated type, so its
+// methods' crate-private types are flagged; no one outside the crate can implement it.
+#[allow(
+    private_interfaces,
+    private_bounds,
+    unreachable_pub,
+    reason = "`ColumnStore` is implemented by this crate alone"
+)]
+mod store;
 mod strategy;
 
 pub use evict::ColumnEvictable;
@@ -25,12 +44,14 @@ pub use fields::{CloneFields, ColumnFields};
 pub use lease::ColumnLease;
 pub use lender::{ColumnLender, ColumnLenderIter, ColumnLenderValues};
 pub use runs::{ColumnRuns, ColumnRunsMut};
-#[cfg(feature = "serde")]
+#[cfg(all(feature = "serde", feature = "alloc"))]
 pub use save::{LoadFields, SaveFields};
 pub use scan::{ColumnIter, ColumnIterMut, ColumnValues, ColumnValuesMut};
+pub use store::ColumnStorage;
+#[doc(hidden)]
+pub use store::ColumnStore;
 
-use crate::{Handle, Heap, Pool, PoolToken, Pooled};
-use chunks::ColumnChunks;
+use crate::{Handle, Heap, Inline, Pool, PoolToken, Pooled};
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -70,6 +91,10 @@ pub trait Columnar: Sized {
 
     /// A blank row: each field as a struct's blank object would have it.
     fn blank(token: PoolToken<'_, Self>) -> Self::Fields;
+    /// `N` blank rows, as an array for each field: an inline pool's columns.
+    fn blank_arrays<const N: usize>(
+        token: PoolToken<'_, Self>,
+    ) -> <Self::Fields as ColumnFields>::Arrays<N>;
     /// A row's references, named.
     fn row<'a>(fields: <Self::Fields as ColumnFields>::Ref<'a>) -> Self::Ref<'a>
     where
@@ -121,7 +146,9 @@ impl<P: Columnar> Pooled for Row<P> {
 /// checked by version), strategies, [`Stats`](crate::Stats), field resets and attributes. Where
 /// a `Pool` hands out `&Particle`, it hands out a row: `ParticleRef<'_>` (a reference to each
 /// field), `ParticleMut<'_>` (a mutable reference to each), and for kernels, runs of
-/// consecutive live objects as `ParticleSlicesMut<'_>` (a slice of each column).
+/// consecutive live objects as `ParticleSlicesMut<'_>` (a slice of each column). Its third
+/// parameter is where the rows live: [`Heap`] (a vector for each field, for each chunk of
+/// slots) or, with `storage = inline`, [`Inline`] (an array of each field inside the pool).
 ///
 /// ```
 /// use pooling::Pooled;
@@ -147,12 +174,14 @@ impl<P: Columnar> Pooled for Row<P> {
 /// pool.release(p)?; // `trail` cleared, its buffer kept
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct ColumnPool<P: Columnar, S = <P as Columnar>::Strategy> {
-    keys: Pool<Row<P>, S, Heap>,
-    /// A row for each slot of the books, a set of columns for each of their chunks.
-    columns: ColumnChunks<P::Fields>,
+pub struct ColumnPool<P: Columnar, S = <P as Columnar>::Strategy, B: ColumnStorage = Heap> {
+    keys: Pool<Row<P>, S, B>,
+    /// A row for each slot of the books: a set of columns for each of their chunks (heap), or
+    /// an array for each field (inline).
+    columns: B::Columns<P::Fields>,
 }
 
+#[cfg(feature = "alloc")]
 impl<P: Columnar, S> ColumnPool<P, S> {
     /// Builds a pool of `P::SIZE` blank objects (the `size` of `#[pool(size = N)]`): one
     /// allocation per column, and the slots' words and occupancy bits apart.
@@ -188,40 +217,65 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     /// If `capacity` is 0 or exceeds [`Pool::MAX_CAPACITY`].
     #[must_use]
     pub fn with_capacity(capacity: usize) -> Self {
-        let keys = Pool::with_capacity(capacity);
-        let columns = ColumnChunks::new(keys.capacity(), || P::blank(token()));
-        Self { keys, columns }
+        Self::with_keys(Pool::with_capacity(capacity))
     }
 
     /// Rows for every chunk the books have, after they grew or shrank.
     fn fit_columns(&mut self) {
-        fit::<P, S>(&self.keys, &mut self.columns);
+        let chunks = (self.keys.books().chunks()).map(|chunk| (chunk.base, chunk.objects.len()));
+        self.columns.fit(chunks, || P::blank(token()));
     }
 }
 
-/// Rows in `columns` for exactly the chunks of `keys`.
-fn fit<P: Columnar, S>(keys: &Pool<Row<P>, S, Heap>, columns: &mut ColumnChunks<P::Fields>) {
-    let chunks = (keys.books().chunks()).map(|chunk| (chunk.base, chunk.objects.len()));
-    columns.fit(chunks, || P::blank(token()));
-}
-
-impl<P: Columnar, S> ColumnPool<P, S> {
-    /// A chunk of rows for every chunk of `keys`, and nothing in them but blank objects.
-    fn blank_columns(keys: &Pool<Row<P>, S, Heap>) -> ColumnChunks<P::Fields> {
-        let first = (keys.books().chunks().next()).map_or(0, |chunk| chunk.objects.len());
-        let mut columns = ColumnChunks::new(first, || P::blank(token()));
-        fit::<P, S>(keys, &mut columns);
-        columns
+impl<P: Columnar, S, const N: usize, const W: usize> ColumnPool<P, S, Inline<N, W>> {
+    /// Builds an inline pool of `N` blank objects: an array of `N` for each field, inside the
+    /// pool, and no allocation (`#[pool(size = N, storage = inline, layout = columns)]`).
+    /// Unlike an inline [`Pool`]'s, every row is built here, each field's column at a time.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 32, storage = inline, layout = columns)]
+    /// # struct Sensor { reading: i16, samples: u32 }
+    /// let mut sensors = SensorPool::new();
+    /// let s = sensors.create(|s| *s.reading = -4)?;
+    /// assert_eq!((*sensors.get(s).unwrap().reading, sensors.capacity()), (-4, 32));
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    #[must_use]
+    pub fn new() -> Self {
+        Self::with_keys(Pool::<Row<P>, S, Inline<N, W>>::new())
     }
 }
 
+impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
+    /// The pool of books `keys`, and a blank row for each of their slots.
+    fn with_keys(keys: Pool<Row<P>, S, B>) -> Self {
+        let columns = Self::blank_columns(&keys);
+        Self { keys, columns }
+    }
+
+    /// A row for every slot of `keys`, and nothing in them but blank objects.
+    fn blank_columns(keys: &Pool<Row<P>, S, B>) -> B::Columns<P::Fields> {
+        let chunks = (keys.books().chunks()).map(|chunk| (chunk.base, chunk.objects.len()));
+        ColumnStore::blank::<P>(chunks)
+    }
+}
+
+#[cfg(feature = "alloc")]
 impl<P: Columnar, S> Default for ColumnPool<P, S> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<P: Columnar, S> fmt::Debug for ColumnPool<P, S> {
+impl<P: Columnar, S, const N: usize, const W: usize> Default for ColumnPool<P, S, Inline<N, W>> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<P: Columnar, S, B: ColumnStorage> fmt::Debug for ColumnPool<P, S, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.stats().debug_as(P::NAME, f)
     }
@@ -241,7 +295,7 @@ fn slot<P>(handle: Handle<P>) -> Handle<Row<P>> {
 
 /// The row at `index`, mutably: one the books have, so in the columns.
 #[inline]
-fn row_mut<P: Columnar>(columns: &mut ColumnChunks<P::Fields>, index: usize) -> P::Mut<'_> {
+fn row_mut<P: Columnar, C: ColumnStore<P::Fields>>(columns: &mut C, index: usize) -> P::Mut<'_> {
     P::row_mut(columns.row_mut(index).expect("a row for every slot"))
 }
 

@@ -1,10 +1,11 @@
 //! The runs of a column pool in parallel (the `rayon` feature): each chunk of slots split at
 //! 64-slot group boundaries into pieces, whose runs a thread walks as `runs_mut` does.
 
-use super::fields::RowsMut;
+use super::rows::RowsMut;
+use super::store::{ColumnStorage, ColumnStore};
 use super::{ColumnFields, ColumnPool, Columnar};
 use crate::slot::occupancy::{BITS, SetBits};
-use crate::storage::heap::geometry::POSITIONS;
+use crate::storage::geometry::POSITIONS;
 use rayon::iter::plumbing::{Folder, UnindexedConsumer, UnindexedProducer, bridge_unindexed};
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
 
@@ -75,7 +76,7 @@ where
     }
 }
 
-impl<P: Columnar, S> ColumnPool<P, S> {
+impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     /// [`runs_mut`](ColumnPool::runs_mut) in parallel (the `rayon` feature): the runs of
     /// consecutive live slots, a mutable slice of each column for each, split between rayon's
     /// threads at 64-slot group boundaries.
@@ -105,7 +106,7 @@ impl<P: Columnar, S> ColumnPool<P, S> {
         for (piece, (chunk, rows)) in pieces.iter_mut().zip(chunks) {
             *piece = Some(PieceIter(Piece {
                 bits: chunk.bits,
-                rows: RowsMut::all(rows),
+                rows,
             }));
         }
         pieces.into_par_iter().flatten().flatten()

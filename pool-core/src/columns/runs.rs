@@ -1,8 +1,8 @@
 //! The live objects of a column pool as runs: a slice of each column for each run of
 //! consecutive live slots, found from the books' occupancy bits.
 
-use super::chunks::{Sets, SetsMut};
-use super::fields::{Rows, RowsMut};
+use super::rows::{Rows, RowsMut};
+use super::store::{SetRows, SetRowsMut};
 use super::{Columnar, Row};
 use crate::pool::iter::Bits;
 use crate::slot::occupancy::SetBits;
@@ -41,12 +41,12 @@ macro_rules! next_run {
 /// a slice of each column for each run, in slot order; see
 /// [`ColumnPool::runs`](crate::ColumnPool::runs).
 pub struct ColumnRuns<'a, P: Columnar + 'a> {
-    chunks: Zip<Chunks<'a, Row<P>>, Sets<'a, P::Fields>>,
+    chunks: Zip<Chunks<'a, Row<P>>, SetRows<'a, P::Fields>>,
     chunk: Option<ChunkRuns<'a, Rows<'a, P::Fields>>>,
 }
 
 impl<'a, P: Columnar + 'a> ColumnRuns<'a, P> {
-    pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: Sets<'a, P::Fields>) -> Self {
+    pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: SetRows<'a, P::Fields>) -> Self {
         Self {
             chunks: chunks.zip(columns),
             chunk: None,
@@ -66,7 +66,7 @@ impl<'a, P: Columnar + 'a> ColumnRuns<'a, P> {
             self.chunk = Some(ChunkRuns {
                 words: chunk.words,
                 bits: SetBits::new(chunk.bits.iter().copied()),
-                rest: Some(Rows::all(rows)),
+                rest: Some(rows),
                 at: 0,
             });
         }
@@ -89,12 +89,12 @@ impl<'a, P: Columnar + 'a> FusedIterator for ColumnRuns<'a, P> {}
 /// a mutable slice of each column for each run, in slot order; see
 /// [`ColumnPool::runs_mut`](crate::ColumnPool::runs_mut).
 pub struct ColumnRunsMut<'a, P: Columnar + 'a> {
-    chunks: Zip<Chunks<'a, Row<P>>, SetsMut<'a, P::Fields>>,
+    chunks: Zip<Chunks<'a, Row<P>>, SetRowsMut<'a, P::Fields>>,
     chunk: Option<ChunkRuns<'a, RowsMut<'a, P::Fields>>>,
 }
 
 impl<'a, P: Columnar + 'a> ColumnRunsMut<'a, P> {
-    pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: SetsMut<'a, P::Fields>) -> Self {
+    pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: SetRowsMut<'a, P::Fields>) -> Self {
         Self {
             chunks: chunks.zip(columns),
             chunk: None,
@@ -114,7 +114,7 @@ impl<'a, P: Columnar + 'a> ColumnRunsMut<'a, P> {
             self.chunk = Some(ChunkRuns {
                 words: chunk.words,
                 bits: SetBits::new(chunk.bits.iter().copied()),
-                rest: Some(RowsMut::all(rows)),
+                rest: Some(rows),
                 at: 0,
             });
         }

@@ -1,8 +1,8 @@
 //! Saves of column pools (the `serde` feature): the books as a pool's save, and the live rows
 //! in slot order, each a tuple of its fields.
 
-use super::chunks::ColumnChunks;
 use super::fields::ColumnFields;
+use super::store::{ColumnStorage, ColumnStore};
 use super::{ColumnPool, Columnar, Row};
 use crate::Pool;
 use alloc::vec::Vec;
@@ -72,12 +72,13 @@ impl<H: for<'de> Deserialize<'de>, T: LoadFields> LoadFields for (H, T) {
 }
 
 /// A live row, saved as a tuple.
-struct SavedRow<'a, F: ColumnFields> {
-    columns: &'a ColumnChunks<F>,
+struct SavedRow<'a, F: ColumnFields, C: ColumnStore<F>> {
+    columns: &'a C,
     index: usize,
+    fields: PhantomData<fn() -> F>,
 }
 
-impl<F: SaveFields> Serialize for SavedRow<'_, F> {
+impl<F: SaveFields, C: ColumnStore<F>> Serialize for SavedRow<'_, F, C> {
     fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
         let mut tuple = serializer.serialize_tuple(F::LEN)?;
         let Some(row) = self.columns.row(self.index) else {
@@ -89,9 +90,9 @@ impl<F: SaveFields> Serialize for SavedRow<'_, F> {
 }
 
 /// The live rows of a pool, in slot order.
-struct LiveRows<'a, P: Columnar, S>(&'a ColumnPool<P, S>);
+struct LiveRows<'a, P: Columnar, S, B: ColumnStorage>(&'a ColumnPool<P, S, B>);
 
-impl<P: Columnar, S> Serialize for LiveRows<'_, P, S>
+impl<P: Columnar, S, B: ColumnStorage> Serialize for LiveRows<'_, P, S, B>
 where
     P::Fields: SaveFields,
 {
@@ -102,6 +103,7 @@ where
             seq.serialize_element(&SavedRow {
                 columns: &pool.columns,
                 index: handle.index(),
+                fields: PhantomData,
             })?;
         }
         seq.end()
@@ -133,9 +135,10 @@ where
 /// assert_eq!(loaded.stats(), enemies.stats());
 /// # Ok::<(), pooling::PoolFull>(())
 /// ```
-impl<P: Columnar, S> Serialize for ColumnPool<P, S>
+impl<P: Columnar, S, B: ColumnStorage> Serialize for ColumnPool<P, S, B>
 where
     P::Fields: SaveFields,
+    Pool<Row<P>, S, B>: Serialize,
 {
     fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
         use serde::ser::SerializeStruct;
@@ -184,12 +187,13 @@ struct Saved<K, F> {
 /// A column pool loads from what [`Serialize`] wrote. A save is untrusted input: the books are
 /// checked as a [`Pool`]'s are, and a save whose rows are not one for each live slot, or whose
 /// row has too few or too many fields, is an error, never a pool with a slot and no row.
-impl<'de, P: Columnar, S> Deserialize<'de> for ColumnPool<P, S>
+impl<'de, P: Columnar, S, B: ColumnStorage> Deserialize<'de> for ColumnPool<P, S, B>
 where
     P::Fields: LoadFields,
+    Pool<Row<P>, S, B>: Deserialize<'de>,
 {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let saved = Saved::<Pool<Row<P>, S>, P::Fields>::deserialize(deserializer)?;
+        let saved = Saved::<Pool<Row<P>, S, B>, P::Fields>::deserialize(deserializer)?;
         let keys = saved.books;
         if saved.rows.len() != keys.len() {
             return Err(de::Error::custom(format_args!(

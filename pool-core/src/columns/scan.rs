@@ -1,12 +1,13 @@
 //! What a column pool does with every live object: rows, runs of column slices, retain.
 
-use super::fields::{Rows, RowsMut};
+use super::rows::{Rows, RowsMut};
 use super::runs::{ColumnRuns, ColumnRunsMut};
+use super::store::{ColumnStorage, ColumnStore};
 use super::{ColumnPool, Columnar, object, row_mut};
 use crate::Handle;
 use core::iter::FusedIterator;
 
-impl<P: Columnar, S> ColumnPool<P, S> {
+impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     /// The live objects as runs of consecutive live slots, a slice of each column for each
     /// run (`ParticleSlices<'_>`), in slot order: for kernels that read many objects.
     ///
@@ -170,10 +171,10 @@ impl<P: Columnar, S> ColumnPool<P, S> {
         let columns = &mut self.columns;
         self.keys.retain_with_handle(|handle, _| {
             let index = handle.index();
-            let kept = keep(object(handle), row_mut::<P>(columns, index));
+            let kept = keep(object(handle), row_mut::<P, _>(columns, index));
             if !kept && P::RESETS_AT_RELEASE {
                 // If it panics, the object stays live, as a release's does.
-                P::reset_at_release(row_mut::<P>(columns, index));
+                P::reset_at_release(row_mut::<P, _>(columns, index));
             }
             kept
         });
@@ -269,7 +270,7 @@ impl<'a, P: Columnar + 'a> Iterator for ColumnValuesMut<'a, P> {
 
 impl<'a, P: Columnar + 'a> FusedIterator for ColumnValuesMut<'a, P> {}
 
-impl<'a, P: Columnar, S> IntoIterator for &'a ColumnPool<P, S> {
+impl<'a, P: Columnar, S, B: ColumnStorage> IntoIterator for &'a ColumnPool<P, S, B> {
     type Item = (Handle<P>, P::Ref<'a>);
     type IntoIter = ColumnIter<'a, P>;
 
@@ -278,7 +279,7 @@ impl<'a, P: Columnar, S> IntoIterator for &'a ColumnPool<P, S> {
     }
 }
 
-impl<'a, P: Columnar, S> IntoIterator for &'a mut ColumnPool<P, S> {
+impl<'a, P: Columnar, S, B: ColumnStorage> IntoIterator for &'a mut ColumnPool<P, S, B> {
     type Item = (Handle<P>, P::Mut<'a>);
     type IntoIter = ColumnIterMut<'a, P>;
 

@@ -1,31 +1,32 @@
 //! Creating objects in a column pool: what each strategy does when the pool is full, as a
 //! [`Pool`](crate::Pool)'s strategies do.
 
-use super::chunks::ColumnChunks;
+use super::store::{ColumnStorage, ColumnStore};
 use super::{ColumnPool, Columnar, Row, object, row_mut};
+#[cfg(feature = "alloc")]
 use crate::strategy::grow::limit;
-use crate::{Fail, Grow, Handle, Panic, PoolFull};
+use crate::{Fail, Handle, Panic, PoolFull};
 use scopeguard::ScopeGuard;
 
 /// Resets the row of the slot `handle` names and hands it to `init`; if `init` unwinds, resets
 /// what it wrote, as the slot stays free.
 #[inline]
 fn fill<P: Columnar>(
-    columns: &mut ColumnChunks<P::Fields>,
+    columns: &mut impl ColumnStore<P::Fields>,
     handle: Handle<Row<P>>,
     init: impl FnOnce(Handle<P>, P::Mut<'_>),
 ) {
     let index = handle.index();
     let mut columns = scopeguard::guard(columns, |columns| {
-        P::reset_at_release(row_mut::<P>(columns, index));
+        P::reset_at_release(row_mut::<P, _>(columns, index));
     });
-    let mut row = row_mut::<P>(&mut columns, index);
+    let mut row = row_mut::<P, _>(&mut **columns, index);
     P::reset_at_reuse(&mut row);
     init(object(handle), row);
     ScopeGuard::into_inner(columns);
 }
 
-impl<P: Columnar, S> ColumnPool<P, S> {
+impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     /// Takes a free slot, hands its blank row to `init`, and returns the object's handle; an
     /// error, changing nothing but [`Stats::failed`](crate::Stats::failed), when no slot is
     /// free. It never grows, evicts or panics, whatever the strategy. If `init` panics, the
@@ -111,7 +112,7 @@ impl<P: Columnar, S> ColumnPool<P, S> {
     }
 }
 
-impl<P: Columnar> ColumnPool<P, Fail> {
+impl<P: Columnar, B: ColumnStorage> ColumnPool<P, Fail, B> {
     /// Takes a free slot, hands its blank row to `init`, and returns the object's handle; an
     /// error when the pool is full. The same as [`try_create`](ColumnPool::try_create).
     ///
@@ -148,7 +149,7 @@ impl<P: Columnar> ColumnPool<P, Fail> {
     }
 }
 
-impl<P: Columnar> ColumnPool<P, Panic> {
+impl<P: Columnar, B: ColumnStorage> ColumnPool<P, Panic, B> {
     /// Takes a free slot, hands its blank row to `init`, and returns the object's handle.
     ///
     /// ```should_panic
@@ -186,7 +187,8 @@ impl<P: Columnar> ColumnPool<P, Panic> {
     }
 }
 
-impl<P: Columnar, const MAX: usize> ColumnPool<P, Grow<MAX>> {
+#[cfg(feature = "alloc")]
+impl<P: Columnar, const MAX: usize> ColumnPool<P, crate::Grow<MAX>> {
     /// Takes a free slot, adding a chunk of slots (and of each column) when the pool is full,
     /// hands its blank row to `init`, and returns the object's handle; an error when the pool
     /// holds `MAX` slots and all are in use.

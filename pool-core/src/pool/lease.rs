@@ -69,14 +69,12 @@ impl<'a, T: Pooled> Lease<'a, T> {
     }
 
     /// The index of the lent slot.
-    #[cfg(feature = "alloc")]
     pub(crate) fn index(&self) -> usize {
         self.index
     }
 
     /// Takes the lent slot out of use instead of giving it back, as a lease whose reset
     /// panicked does: for a lease whose caller resets what lives beside the object.
-    #[cfg(feature = "alloc")]
     pub(crate) fn retire(self) {
         let this = ManuallyDrop::new(self);
         this.ledger.retire(&this.place);

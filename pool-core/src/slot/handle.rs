@@ -109,7 +109,6 @@ impl<T> Handle<T> {
 
     /// The same handle, of another type: a column pool's books name a slot by the handle of
     /// the object whose fields its columns hold.
-    #[cfg(feature = "alloc")]
     #[inline]
     pub(crate) const fn cast<U>(self) -> Handle<U> {
         Handle {

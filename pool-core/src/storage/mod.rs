@@ -18,6 +18,10 @@ pub(crate) mod heap;
     reason = "the `Slots` trait is sealed"
 )]
 mod inline;
+// Pure index arithmetic: heap pools place their grown chunks with it, and column pools of every
+// storage find a row's chunk with it.
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+pub(crate) mod geometry;
 pub(crate) mod part;
 pub(crate) mod slot_ref;
 pub(crate) mod slots;

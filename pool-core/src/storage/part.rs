@@ -11,10 +11,6 @@ use core::cell::Cell;
 /// A chunk of built slots, shared.
 pub(crate) struct Part<'a, T> {
     /// The pool-wide index of `objects[0]`.
-    #[cfg_attr(
-        not(feature = "alloc"),
-        expect(dead_code, reason = "read by checks and saves, which need alloc")
-    )]
     pub(crate) base: usize,
     pub(crate) objects: &'a [T],
     pub(crate) words: &'a [u64],

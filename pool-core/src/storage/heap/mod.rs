@@ -1,5 +1,5 @@
 pub(crate) mod chunk;
-pub(crate) mod geometry;
+pub(crate) use crate::storage::geometry;
 pub(crate) mod grown;
 mod view;
 

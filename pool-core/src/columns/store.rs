@@ -1,0 +1,190 @@
+//! Where a column pool keeps its rows, by its storage: a set of columns for each chunk of a heap
+//! pool (`ColumnChunks`), an array for each field inside an inline pool (`InlineColumns`).
+
+use super::fields::ColumnFields;
+use super::rows::{RawRows, Rows, RowsMut};
+#[cfg(feature = "alloc")]
+use super::set::ColumnSet;
+use super::{Columnar, token};
+use crate::storage::geometry::Geometry;
+use crate::{Heap, Inline, Storage};
+use core::cell::Cell;
+use core::marker::PhantomData;
+
+/// A storage a column pool can keep its rows in: [`Heap`] (with the `alloc` feature) and
+/// [`Inline`]. The third parameter of [`ColumnPool`](crate::ColumnPool).
+pub trait ColumnStorage: Storage {
+    /// The rows of a column pool of this storage.
+    #[doc(hidden)]
+    type Columns<F: ColumnFields>: ColumnStore<F>;
+}
+
+impl ColumnStorage for Heap {
+    #[cfg(feature = "alloc")]
+    type Columns<F: ColumnFields> = super::chunks::ColumnChunks<F>;
+    // Without `alloc` a heap pool has no constructor; the type only has to exist, as the
+    // default of `ColumnPool`'s third parameter.
+    #[cfg(not(feature = "alloc"))]
+    type Columns<F: ColumnFields> = InlineColumns<F, 0>;
+}
+
+impl<const N: usize, const W: usize> ColumnStorage for Inline<N, W> {
+    type Columns<F: ColumnFields> = InlineColumns<F, N>;
+}
+
+/// The rows of a column pool, whatever keeps them.
+#[doc(hidden)]
+pub trait ColumnStore<F: ColumnFields>: Sized {
+    /// What a lender grows the rows through: nothing, but for a heap pool.
+    type Grower<'a>
+    where
+        Self: 'a;
+
+    /// Rows for a pool whose books have the chunks `chunks` (first index, length), each one
+    /// blank.
+    fn blank<P: Columnar<Fields = F>>(chunks: impl Iterator<Item = (usize, usize)>) -> Self;
+    /// The row at `index`, if its chunk has rows.
+    fn row(&self, index: usize) -> Option<F::Ref<'_>>;
+    /// The row at `index`, mutably, if its chunk has rows.
+    fn row_mut(&mut self, index: usize) -> Option<F::Mut<'_>>;
+    /// The rows of every chunk, in the books' order of chunks.
+    fn sets(&self) -> SetRows<'_, F>;
+    /// The rows of every chunk, mutably, in the books' order of chunks.
+    fn sets_mut(&mut self) -> SetRowsMut<'_, F>;
+    /// Where a row's chunk and its index in it are, from the row's index.
+    fn geometry(&self) -> Geometry;
+    /// Puts each chunk's rows, as pointers, at its place in `table` (see `chunks::place`), for
+    /// a lender; and what the lender grows the rows through.
+    fn lend(&mut self, table: &[Cell<Option<RawRows<F>>>]) -> Self::Grower<'_>;
+}
+
+/// The rows of each chunk of a column pool, in the books' order of chunks.
+#[doc(hidden)]
+pub struct SetRows<'a, F: ColumnFields> {
+    first: Option<Rows<'a, F>>,
+    #[cfg(feature = "alloc")]
+    grown: core::iter::Flatten<core::slice::Iter<'a, Option<ColumnSet<F>>>>,
+}
+
+impl<'a, F: ColumnFields> SetRows<'a, F> {
+    pub(crate) fn new(
+        first: Rows<'a, F>,
+        #[cfg(feature = "alloc")] grown: &'a [Option<ColumnSet<F>>],
+    ) -> Self {
+        Self {
+            first: Some(first),
+            #[cfg(feature = "alloc")]
+            grown: grown.iter().flatten(),
+        }
+    }
+}
+
+impl<'a, F: ColumnFields> Iterator for SetRows<'a, F> {
+    type Item = Rows<'a, F>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Rows<'a, F>> {
+        if let Some(first) = self.first.take() {
+            return Some(first);
+        }
+        #[cfg(feature = "alloc")]
+        return self.grown.next().map(Rows::all);
+        #[cfg(not(feature = "alloc"))]
+        return None;
+    }
+}
+
+/// The rows of each chunk of a column pool, mutably, in the books' order of chunks.
+#[doc(hidden)]
+pub struct SetRowsMut<'a, F: ColumnFields> {
+    first: Option<RowsMut<'a, F>>,
+    #[cfg(feature = "alloc")]
+    grown: core::iter::Flatten<core::slice::IterMut<'a, Option<ColumnSet<F>>>>,
+}
+
+impl<'a, F: ColumnFields> SetRowsMut<'a, F> {
+    pub(crate) fn new(
+        first: RowsMut<'a, F>,
+        #[cfg(feature = "alloc")] grown: &'a mut [Option<ColumnSet<F>>],
+    ) -> Self {
+        Self {
+            first: Some(first),
+            #[cfg(feature = "alloc")]
+            grown: grown.iter_mut().flatten(),
+        }
+    }
+}
+
+impl<'a, F: ColumnFields> Iterator for SetRowsMut<'a, F> {
+    type Item = RowsMut<'a, F>;
+
+    #[inline]
+    fn next(&mut self) -> Option<RowsMut<'a, F>> {
+        if let Some(first) = self.first.take() {
+            return Some(first);
+        }
+        #[cfg(feature = "alloc")]
+        return self.grown.next().map(RowsMut::all);
+        #[cfg(not(feature = "alloc"))]
+        return None;
+    }
+}
+
+/// The rows of an inline column pool: an array of `N` for each field, inside the pool, all
+/// built when the pool is.
+#[doc(hidden)]
+pub struct InlineColumns<F: ColumnFields, const N: usize> {
+    arrays: F::Arrays<N>,
+}
+
+impl<F: ColumnFields, const N: usize> ColumnStore<F> for InlineColumns<F, N> {
+    type Grower<'a>
+        = PhantomData<&'a mut Self>
+    where
+        Self: 'a;
+
+    fn blank<P: Columnar<Fields = F>>(_: impl Iterator<Item = (usize, usize)>) -> Self {
+        Self {
+            arrays: P::blank_arrays::<N>(token()),
+        }
+    }
+
+    #[inline]
+    fn row(&self, index: usize) -> Option<F::Ref<'_>> {
+        Rows::<F>::arrays::<N>(&self.arrays).row(index)
+    }
+
+    #[inline]
+    fn row_mut(&mut self, index: usize) -> Option<F::Mut<'_>> {
+        RowsMut::<F>::arrays::<N>(&mut self.arrays).into_row(index)
+    }
+
+    #[inline]
+    fn sets(&self) -> SetRows<'_, F> {
+        SetRows::new(
+            Rows::<F>::arrays::<N>(&self.arrays),
+            #[cfg(feature = "alloc")]
+            &[],
+        )
+    }
+
+    #[inline]
+    fn sets_mut(&mut self) -> SetRowsMut<'_, F> {
+        SetRowsMut::new(
+            RowsMut::<F>::arrays::<N>(&mut self.arrays),
+            #[cfg(feature = "alloc")]
+            &mut [],
+        )
+    }
+
+    fn geometry(&self) -> Geometry {
+        Geometry::new(N)
+    }
+
+    fn lend(&mut self, table: &[Cell<Option<RawRows<F>>>]) -> Self::Grower<'_> {
+        // The arrays are reached through these pointers alone while the lender lives: no
+        // reference to the store is kept, which would cover the rows themselves.
+        table[0].set(Some(RowsMut::<F>::arrays::<N>(&mut self.arrays).raw()));
+        PhantomData
+    }
+}
