@@ -137,3 +137,26 @@ fn a_reset_that_panics_while_evicting_leaves_the_victim_live() {
     assert!(!notes.contains(low));
     assert!(notes.get(new).unwrap().log.is_empty());
 }
+
+/// A measure handed through a `macro_rules!` `expr` fragment, which wraps it in an invisible
+/// group.
+macro_rules! ranked {
+    ($name:ident, $rank:expr) => {
+        #[derive(Pooled)]
+        #[pool(size = 2, on_full = evict, evict_by = $rank, layout = columns)]
+        struct $name {
+            rank: u32,
+        }
+    };
+}
+
+ranked!(Ranked, |r| *r.rank);
+
+#[test]
+fn a_measure_passed_through_a_macro_is_read() {
+    let mut pool = RankedPool::new();
+    let low = pool.create(|r| *r.rank = 1);
+    let high = pool.create(|r| *r.rank = 9);
+    pool.create(|r| *r.rank = 5);
+    assert!(!pool.contains(low) && pool.contains(high));
+}

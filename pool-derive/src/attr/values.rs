@@ -146,7 +146,12 @@ pub(super) fn evict_by(
     meta: &ParseNestedMeta<'_>,
     errors: &mut Errors,
 ) -> syn::Result<Option<Expr>> {
-    match meta.value()?.parse()? {
+    // A measure passed through a `macro_rules!` `$measure:expr` arrives in an invisible group.
+    let mut measure = meta.value()?.parse()?;
+    while let Expr::Group(group) = measure {
+        measure = *group.expr;
+    }
+    match measure {
         measure @ (Expr::Path(_) | Expr::Closure(_)) => Ok(Some(measure)),
         other => {
             errors.spanning(other, "`evict_by` takes a function or closure that measures an object's importance, such as `evict_by = Voice::loudness` or `evict_by = |v| v.priority`");
