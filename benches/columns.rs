@@ -10,7 +10,11 @@
 //!   position; `get`: a field of 512 live objects read through their handles, at random.
 //!
 //! `cargo bench -p pooling-benches --bench columns`. Before measuring, every peer runs the
-//! kernels from the same start and must hold the same values, bit for bit.
+//! kernels from the same start and must hold the same values, bit for bit. Each kernel is a
+//! function of its own, never inlined, as a system of a user's would be: inlined into
+//! criterion's closure, a kernel's loop came out a fifth slower or faster with changes made
+//! elsewhere in the crate (issue 33's second part: `kernel2` 17.0 -> 20.9 us in the bench,
+//! 16.8 us either way as a function of its own).
 
 use bevy_ecs::prelude::{Component, World};
 use bevy_ecs::query::QueryState;
@@ -214,6 +218,7 @@ fn springs() -> Springs {
     }
 }
 
+#[inline(never)]
 fn vec_kernel6(springs: &mut [Spring]) {
     for s in springs {
         s.vx += (s.ox - s.x) * K;
@@ -224,6 +229,7 @@ fn vec_kernel6(springs: &mut [Spring]) {
 }
 
 /// The slices' own loop: `soa_derive`'s `SpringVec` is a `Vec` per field.
+#[inline(never)]
 fn soa_kernel6(soa: &mut SpringVec) {
     let n = soa.x.len();
     let (x, y, vx, vy) = (
@@ -247,6 +253,7 @@ type SpringQuery = QueryState<(
     &'static Origin,
 )>;
 
+#[inline(never)]
 fn bevy_kernel6(world: &mut World, query: &mut SpringQuery) {
     for (mut p, mut v, o) in query.iter_mut(world) {
         v.vx += (o.ox - p.x) * K;
@@ -256,6 +263,7 @@ fn bevy_kernel6(world: &mut World, query: &mut SpringQuery) {
     }
 }
 
+#[inline(never)]
 fn objects_kernel6(pool: &mut SpringObjectPool) {
     pool.values_mut().for_each(|s| {
         s.vx += (s.ox - s.x) * K;
@@ -267,6 +275,7 @@ fn objects_kernel6(pool: &mut SpringObjectPool) {
 
 /// The default layout through its runs, each a slice of objects: the `Vec`'s loop, a run at a
 /// time.
+#[inline(never)]
 fn objects_runs_kernel6(pool: &mut SpringObjectPool) {
     for run in pool.runs_mut() {
         for s in run {
@@ -280,6 +289,7 @@ fn objects_runs_kernel6(pool: &mut SpringObjectPool) {
 
 /// A run's slices, cut to one length so that the loop has no bounds checks: the same loop as
 /// `soa_derive`'s.
+#[inline(never)]
 fn columns_kernel6(pool: &mut SpringColumnsPool) {
     for run in pool.runs_mut() {
         let n = run.x.len();
@@ -361,28 +371,33 @@ fn wides() -> Wides {
     }
 }
 
+#[inline(never)]
 fn vec_kernel2(wides: &mut [Wide]) {
     for w in wides {
         w.x += w.vx * DT;
     }
 }
 
+#[inline(never)]
 fn soa_kernel2(soa: &mut WideVec) {
     for (x, vx) in soa.x.iter_mut().zip(&soa.vx) {
         *x += vx * DT;
     }
 }
 
+#[inline(never)]
 fn bevy_kernel2(world: &mut World, query: &mut QueryState<&'static mut Motion>) {
     for mut m in query.iter_mut(world) {
         m.x += m.vx * DT;
     }
 }
 
+#[inline(never)]
 fn objects_kernel2(pool: &mut WideObjectPool) {
     pool.values_mut().for_each(|w| w.x += w.vx * DT);
 }
 
+#[inline(never)]
 fn columns_kernel2(pool: &mut WideColumnsPool) {
     for run in pool.runs_mut() {
         for (x, vx) in run.x.iter_mut().zip(&*run.vx) {

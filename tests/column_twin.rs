@@ -2,16 +2,11 @@
 //! operation sequences (`support/column_twin.rs`): a pool of each strategy and an inline one must
 //! hold the same slots, fields and counts after every step.
 
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "operation counts and ids below a thousand"
-)]
-
+#[path = "support/column_twin.rs"]
+mod column_twin;
 #[path = "support/model.rs"]
 #[allow(dead_code)]
 mod model;
-#[path = "support/column_twin.rs"]
-mod column_twin;
 
 use model::Op;
 

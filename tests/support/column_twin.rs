@@ -1,7 +1,7 @@
 //! Operation sequences run on a column pool and on its twin in the default layout, which must
-//! agree after every step: the same slots, fields, counts and errors. For tests/column_twin.rs
-//! and the fuzzer's `ops` target. The model's operations (`model::Op`) are read as far as a
-//! column pool has them; the rest look objects up.
+//! agree after every step: the same slots, fields, counts and errors. For
+//! `tests/column_twin.rs` and the fuzzer's `ops` target. The model's operations (`model::Op`)
+//! are read as far as a column pool has them; the rest look objects up.
 
 use crate::model::Op;
 use pooling::{Pooled, Stats};

@@ -35,9 +35,7 @@ impl<F: ColumnFields> ColumnChunks<F> {
     pub(crate) fn row(&self, index: usize) -> Option<F::Ref<'_>> {
         match self.first.row(index) {
             Some(row) => Some(row),
-            None => self
-                .grown_set(index)
-                .and_then(|(set, local)| set.row(local)),
+            None => self.grown_row(index),
         }
     }
 
@@ -47,13 +45,22 @@ impl<F: ColumnFields> ColumnChunks<F> {
         if index < self.first.len() {
             return self.first.row_mut(index);
         }
-        let (k, local) = self.position(index)?;
-        self.grown.get_mut(k)?.as_mut()?.row_mut(local)
+        self.grown_row_mut(index)
     }
 
-    fn grown_set(&self, index: usize) -> Option<(&ColumnSet<F>, usize)> {
+    // Not inlined: a lookup in the first chunk then keeps its few registers, where the grown
+    // chunks' arithmetic inlined beside it made `get` 1.6 x the default layout's (1.2 x out
+    // of line).
+    #[inline(never)]
+    fn grown_row(&self, index: usize) -> Option<F::Ref<'_>> {
         let (k, local) = self.position(index)?;
-        Some((self.grown.get(k)?.as_ref()?, local))
+        self.grown.get(k)?.as_ref()?.row(local)
+    }
+
+    #[inline(never)]
+    fn grown_row_mut(&mut self, index: usize) -> Option<F::Mut<'_>> {
+        let (k, local) = self.position(index)?;
+        self.grown.get_mut(k)?.as_mut()?.row_mut(local)
     }
 
     /// The position of a grown chunk holding `index`, and the index within it.

@@ -2,11 +2,12 @@
 //! consecutive live slots, found from the books' occupancy bits.
 
 use super::rows::{Rows, RowsMut};
-use super::store::{SetRows, SetRowsMut};
+use super::store::{GrownRows, GrownRowsMut, SetRows, SetRowsMut};
 use super::{Columnar, Row};
 use crate::pool::iter::Bits;
 use crate::slot::occupancy::SetBits;
 use crate::storage::Chunks;
+use crate::storage::part::Part;
 use core::iter::{FusedIterator, Zip};
 
 /// One chunk's runs of live slots: its words, its bits, and its rows from `at` on.
@@ -15,6 +16,17 @@ struct ChunkRuns<'a, R> {
     bits: Bits<'a>,
     rest: Option<R>,
     at: usize,
+}
+
+impl<'a, R> ChunkRuns<'a, R> {
+    fn new(chunk: Part<'a, impl Sized>, rows: R) -> Self {
+        Self {
+            words: chunk.words,
+            bits: SetBits::new(chunk.bits.iter().copied()),
+            rest: Some(rows),
+            at: 0,
+        }
+    }
 }
 
 /// Splits the next run off the rows of one chunk, with its slots' words.
@@ -41,15 +53,18 @@ macro_rules! next_run {
 /// a slice of each column for each run, in slot order; see
 /// [`ColumnPool::runs`](crate::ColumnPool::runs).
 pub struct ColumnRuns<'a, P: Columnar + 'a> {
-    chunks: Zip<Chunks<'a, Row<P>>, SetRows<'a, P::Fields>>,
-    chunk: Option<ChunkRuns<'a, Rows<'a, P::Fields>>>,
+    // The first chunk taken at once, the walk holds no `Option` of it: see `SetRows`.
+    chunk: ChunkRuns<'a, Rows<'a, P::Fields>>,
+    rest: Zip<Chunks<'a, Row<P>>, GrownRows<'a, P::Fields>>,
 }
 
 impl<'a, P: Columnar + 'a> ColumnRuns<'a, P> {
     pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: SetRows<'a, P::Fields>) -> Self {
+        let mut chunks = chunks;
+        let first = chunks.next().expect("a pool has a first chunk");
         Self {
-            chunks: chunks.zip(columns),
-            chunk: None,
+            chunk: ChunkRuns::new(first, columns.first),
+            rest: chunks.zip(columns.grown),
         }
     }
 
@@ -57,18 +72,11 @@ impl<'a, P: Columnar + 'a> ColumnRuns<'a, P> {
     #[inline]
     pub(crate) fn next_with_words(&mut self) -> Option<(&'a [u64], Rows<'a, P::Fields>)> {
         loop {
-            if let Some(chunk) = &mut self.chunk
-                && let Some(run) = next_run!(chunk)
-            {
+            if let Some(run) = next_run!(&mut self.chunk) {
                 return Some(run);
             }
-            let (chunk, rows) = self.chunks.next()?;
-            self.chunk = Some(ChunkRuns {
-                words: chunk.words,
-                bits: SetBits::new(chunk.bits.iter().copied()),
-                rest: Some(rows),
-                at: 0,
-            });
+            let (chunk, rows) = self.rest.next()?;
+            self.chunk = ChunkRuns::new(chunk, rows);
         }
     }
 }
@@ -89,15 +97,17 @@ impl<'a, P: Columnar + 'a> FusedIterator for ColumnRuns<'a, P> {}
 /// a mutable slice of each column for each run, in slot order; see
 /// [`ColumnPool::runs_mut`](crate::ColumnPool::runs_mut).
 pub struct ColumnRunsMut<'a, P: Columnar + 'a> {
-    chunks: Zip<Chunks<'a, Row<P>>, SetRowsMut<'a, P::Fields>>,
-    chunk: Option<ChunkRuns<'a, RowsMut<'a, P::Fields>>>,
+    chunk: ChunkRuns<'a, RowsMut<'a, P::Fields>>,
+    rest: Zip<Chunks<'a, Row<P>>, GrownRowsMut<'a, P::Fields>>,
 }
 
 impl<'a, P: Columnar + 'a> ColumnRunsMut<'a, P> {
     pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: SetRowsMut<'a, P::Fields>) -> Self {
+        let mut chunks = chunks;
+        let first = chunks.next().expect("a pool has a first chunk");
         Self {
-            chunks: chunks.zip(columns),
-            chunk: None,
+            chunk: ChunkRuns::new(first, columns.first),
+            rest: chunks.zip(columns.grown),
         }
     }
 
@@ -105,18 +115,11 @@ impl<'a, P: Columnar + 'a> ColumnRunsMut<'a, P> {
     #[inline]
     pub(crate) fn next_with_words(&mut self) -> Option<(&'a [u64], RowsMut<'a, P::Fields>)> {
         loop {
-            if let Some(chunk) = &mut self.chunk
-                && let Some(run) = next_run!(chunk)
-            {
+            if let Some(run) = next_run!(&mut self.chunk) {
                 return Some(run);
             }
-            let (chunk, rows) = self.chunks.next()?;
-            self.chunk = Some(ChunkRuns {
-                words: chunk.words,
-                bits: SetBits::new(chunk.bits.iter().copied()),
-                rest: Some(rows),
-                at: 0,
-            });
+            let (chunk, rows) = self.rest.next()?;
+            self.chunk = ChunkRuns::new(chunk, rows);
         }
     }
 }
