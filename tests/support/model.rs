@@ -454,7 +454,7 @@ const EXPECTED_PANICS: [&str; 2] = ["panics on purpose", "is full: all"];
 
 /// Silences the panics the model causes on purpose; any other goes to the hook there was (a
 /// failing assertion must still be reported, and the fuzzer's hook must still abort).
-fn quiet_panics() {
+pub(crate) fn quiet_panics() {
     static QUIET: Once = Once::new();
     QUIET.call_once(|| {
         let previous = std::panic::take_hook();

@@ -59,8 +59,7 @@ pub struct ColumnRuns<'a, P: Columnar + 'a> {
 }
 
 impl<'a, P: Columnar + 'a> ColumnRuns<'a, P> {
-    pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: SetRows<'a, P::Fields>) -> Self {
-        let mut chunks = chunks;
+    pub(crate) fn new(mut chunks: Chunks<'a, Row<P>>, columns: SetRows<'a, P::Fields>) -> Self {
         let first = chunks.next().expect("a pool has a first chunk");
         Self {
             chunk: ChunkRuns::new(first, columns.first),
@@ -102,8 +101,7 @@ pub struct ColumnRunsMut<'a, P: Columnar + 'a> {
 }
 
 impl<'a, P: Columnar + 'a> ColumnRunsMut<'a, P> {
-    pub(crate) fn new(chunks: Chunks<'a, Row<P>>, columns: SetRowsMut<'a, P::Fields>) -> Self {
-        let mut chunks = chunks;
+    pub(crate) fn new(mut chunks: Chunks<'a, Row<P>>, columns: SetRowsMut<'a, P::Fields>) -> Self {
         let first = chunks.next().expect("a pool has a first chunk");
         Self {
             chunk: ChunkRuns::new(first, columns.first),
