@@ -157,6 +157,32 @@ fn a_column_clone_after_a_shrink_frees_a_forgotten_lease_past_the_hole() {
 }
 
 #[test]
+fn a_save_after_a_shrink_with_a_forgotten_lease_loads_whole() {
+    let (pool, live, released) = embers();
+    let json: EmberPool = serde_json::from_str(&serde_json::to_string(&pool).unwrap())
+        .expect("the pool's own JSON save loads");
+    let postcard: EmberPool = postcard::from_bytes(&postcard::to_allocvec(&pool).unwrap())
+        .expect("the pool's own postcard save loads");
+    for mut loaded in [json, postcard] {
+        assert!(!loaded.contains(released));
+        assert_copy_of_embers(&pool, &mut loaded, &live);
+    }
+}
+
+#[test]
+fn a_column_save_after_a_shrink_with_a_forgotten_lease_loads_whole() {
+    let (pool, live, released) = sparks();
+    let json: SparkPool = serde_json::from_str(&serde_json::to_string(&pool).unwrap())
+        .expect("the pool's own JSON save loads");
+    let postcard: SparkPool = postcard::from_bytes(&postcard::to_allocvec(&pool).unwrap())
+        .expect("the pool's own postcard save loads");
+    for mut loaded in [json, postcard] {
+        assert!(!loaded.contains(released));
+        assert_copy_of_sparks(&pool, &mut loaded, &live);
+    }
+}
+
+#[test]
 fn an_inline_pool_with_a_forgotten_lease_clones_and_saves_whole() {
     let mut pool = ChirpPool::new();
     let handles: Vec<_> = (0..6u32)
