@@ -8,6 +8,15 @@ pub use crate::missing::AllocFeature;
 #[cfg(all(feature = "alloc", target_has_atomic = "64", not(feature = "async")))]
 pub use crate::missing::AsyncFeature;
 pub use crate::missing::LendsThroughItsLender;
+// The stand-ins' modules, so that a compile error names a stand-in by this path
+// (`pooling::__private::lending::<impl Pool<T, S, B>>::acquire`), not by the runtime's own.
+#[cfg(not(feature = "alloc"))]
+pub use crate::missing::heap;
+pub use crate::missing::lending;
+#[cfg(not(feature = "rayon"))]
+pub use crate::missing::parallel;
+#[cfg(all(feature = "alloc", target_has_atomic = "64", not(feature = "async")))]
+pub use crate::missing::waiting;
 #[cfg(not(feature = "rayon"))]
 pub use crate::missing::{MissingFeature, RayonFeature};
 pub use crate::reset::field::{
@@ -73,34 +82,36 @@ macro_rules! __require_heap {
     };
 }
 
-/// A `sync` pool.
+/// The type of a `sync` pool, `SyncPool<$args>` under the path `$krate` of the facade: a
+/// macro, so that where the pool cannot exist the alias is this one error (at `sync`, naming
+/// the feature) rather than a missing `SyncPool`.
 #[cfg(all(feature = "alloc", target_has_atomic = "64"))]
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __require_sync {
-    () => {};
+macro_rules! __sync_pool {
+    ([$($krate:tt)*] $($args:tt)*) => { $($krate)*::SyncPool<$($args)*> };
 }
 
-/// A `sync` pool.
+/// The type of a `sync` pool.
 #[cfg(not(feature = "alloc"))]
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __require_sync {
-    () => {
+macro_rules! __sync_pool {
+    ($($_:tt)*) => {
         ::core::compile_error!(
             "a `sync` pool keeps its slots on the heap, which needs the `alloc` feature of `pooling`: add `features = [\"alloc\"]` (or `\"std\"`) to the `pooling` dependency, or remove `sync` and share an inline pool (`storage = inline`) behind your own lock"
-        );
+        )
     };
 }
 
-/// A `sync` pool.
+/// The type of a `sync` pool.
 #[cfg(all(feature = "alloc", not(target_has_atomic = "64")))]
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __require_sync {
-    () => {
+macro_rules! __sync_pool {
+    ($($_:tt)*) => {
         ::core::compile_error!(
             "a `sync` pool needs 64-bit atomics, which this target does not have: remove `sync` and share the pool behind your own lock (a `spin::Mutex`, a critical section)"
-        );
+        )
     };
 }
