@@ -78,7 +78,7 @@ impl ToTokens for Count {
 /// Which runtime pool, where its slots are, and what it does when full: only the combinations
 /// the runtime has.
 pub(crate) enum Engine {
-    /// `Pool<T, S>`: the slots in one allocation, or in chunks if it grows.
+    /// `Pool<T, S>`: the slots on the heap, in a first chunk and the chunks it grows.
     Heap(OnFull),
     /// `Pool<T, S, Inline<N, W>>`: the slots an array inside the pool, which cannot grow.
     Inline(Bounded),

@@ -34,7 +34,7 @@ pub(crate) use inline::InlineSlots;
 pub(crate) use slots::Slots;
 pub(crate) use slots::{Chunks, ChunksMut};
 
-/// Where a pool keeps its slots: [`Heap`] (the default: one allocation, sized at run time, and
+/// Where a pool keeps its slots: [`Heap`] (the default: allocated once, sized at run time, and
 /// the only storage a [`Grow`](crate::Grow) pool can have) or [`Inline`] (the slots inside the
 /// pool itself, for `#![no_std]` code without an allocator). Chosen with
 /// `#[pool(storage = heap)]` or `#[pool(storage = inline)]`.
@@ -55,8 +55,9 @@ pub trait Storage: sealed::Sealed {
     type Slots<T>: Slots<T>;
 }
 
-/// Slots on the heap, all built by [`Pool::new`](crate::Pool::new) in one allocation whose size
-/// is chosen at run time ([`Pool::with_capacity`](crate::Pool::with_capacity)); the only storage
+/// Slots on the heap, all built by [`Pool::new`](crate::Pool::new) in four allocations (the
+/// objects, their slots' versions, a bit per slot and the free list) whose size is chosen at run
+/// time ([`Pool::with_capacity`](crate::Pool::with_capacity)); the only storage
 /// a [`Grow`](crate::Grow) pool can have. The default, and `#[pool(storage = heap)]`.
 ///
 /// Needs the `alloc` feature (on by default): without it no heap pool can be built.

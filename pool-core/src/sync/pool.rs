@@ -80,7 +80,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     pub const MAX_CAPACITY: usize = limits::MAX_CAPACITY;
 
     /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N, sync)]`): the
-    /// one allocation the pool makes.
+    /// only allocations the pool makes, two (its slots, and its free lists).
     ///
     /// ```
     /// # use pooling::Pooled;
