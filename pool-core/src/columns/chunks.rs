@@ -63,6 +63,13 @@ impl<F: ColumnFields> ColumnChunks<F> {
         self.grown.get_mut(k)?.as_mut()?.row_mut(local)
     }
 
+    /// The sets of the grown chunks, by position: for tests that leave one where the books
+    /// have no chunk.
+    #[cfg(test)]
+    pub(crate) fn grown_mut(&mut self) -> &mut Vec<Option<ColumnSet<F>>> {
+        &mut self.grown
+    }
+
     /// The position of a grown chunk holding `index`, and the index within it.
     #[inline]
     fn position(&self, index: usize) -> Option<(usize, usize)> {
@@ -156,12 +163,16 @@ impl<F: ColumnFields> ColumnStore<F> for ColumnChunks<F> {
 
     #[inline]
     fn sets(&self) -> SetRows<'_, F> {
-        SetRows::new(Rows::all(&self.first), &self.grown)
+        SetRows::new(Rows::all(&self.first), self.geometry, &self.grown)
     }
 
     #[inline]
     fn sets_mut(&mut self) -> SetRowsMut<'_, F> {
-        SetRowsMut::new(RowsMut::all(&mut self.first), &mut self.grown)
+        SetRowsMut::new(
+            RowsMut::all(&mut self.first),
+            self.geometry,
+            &mut self.grown,
+        )
     }
 
     fn geometry(&self) -> Geometry {
