@@ -128,20 +128,30 @@ impl Waiters {
     }
 
     /// The slot handed to `ticket`'s task, if one was; otherwise the task waits on, woken by
-    /// `waker` from now on.
+    /// `waker` from now on. The waker is cloned with the lock let go, as it is woken and
+    /// dropped: its code may reach the pool.
     fn take(&self, ticket: u64, waker: &Waker) -> Option<u32> {
-        let mut queue = self.lock();
-        if let Some(index) = queue.handed.remove(&ticket) {
-            return Some(index);
+        let mut clone = None;
+        loop {
+            let mut queue = self.lock();
+            if let Some(index) = queue.handed.remove(&ticket) {
+                drop(queue);
+                drop(clone);
+                return Some(index);
+            }
+            let queued = queue.waiting.get_mut(&ticket)?;
+            if queued.will_wake(waker) {
+                return None;
+            }
+            if let Some(clone) = clone.take() {
+                let old = core::mem::replace(queued, clone);
+                drop(queue);
+                drop(old);
+                return None;
+            }
+            drop(queue);
+            clone = Some(waker.clone());
         }
-        let old = queue
-            .waiting
-            .get_mut(&ticket)
-            .filter(|queued| !queued.will_wake(waker))
-            .map(|queued| core::mem::replace(queued, waker.clone()));
-        drop(queue);
-        drop(old);
-        None
     }
 
     /// Takes `ticket`'s task out of the line: the slot that was handed to it, if any, which
