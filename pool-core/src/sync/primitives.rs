@@ -1,13 +1,15 @@
 //! The sync pool's primitives, switched in one place for loom's under `cfg(loom)`, as
-//! sharded-slab's `sync.rs` does: the atomics, the thread-locals, and the cell holding each
-//! object, whose accesses loom checks, so that it reports a read of an object overlapping a
-//! write as a data race. Otherwise `core`'s atomics and a zero-cost copy of loom's cell API over
-//! `core::cell::UnsafeCell`.
+//! sharded-slab's `sync.rs` does: the atomics, the waiters' lock, the thread-locals, and the
+//! cell holding each object, whose accesses loom checks, so that it reports a read of an object
+//! overlapping a write as a data race. Otherwise `core`'s atomics, `std`'s lock and a zero-cost
+//! copy of loom's cell API over `core::cell::UnsafeCell`.
 
 #[cfg(loom)]
 pub(crate) use loom::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 #[cfg(all(loom, feature = "async"))]
 pub(crate) use loom::sync::atomic::{AtomicUsize, fence};
+#[cfg(all(loom, feature = "async"))]
+pub(crate) use loom::sync::{Mutex, MutexGuard};
 #[cfg(loom)]
 pub(crate) use loom::thread_local;
 
@@ -15,6 +17,8 @@ pub(crate) use loom::thread_local;
 pub(crate) use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 #[cfg(all(not(loom), feature = "async"))]
 pub(crate) use core::sync::atomic::{AtomicUsize, fence};
+#[cfg(all(not(loom), feature = "async"))]
+pub(crate) use std::sync::{Mutex, MutexGuard};
 #[cfg(all(not(loom), feature = "std"))]
 pub(crate) use std::thread_local;
 

@@ -154,6 +154,18 @@ impl<T: Pooled> SyncSlots<T> {
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Option<(u32, MutPtr<T>)> {
         let (index, home) = self.take_index()?;
+        Some((index, self.fill(index, home, init)))
+    }
+
+    /// `take_free` of slot `index`, which the caller took off a free list (or was handed) on
+    /// shard `home`: a pointer to its object, reset and set up by `init`.
+    #[inline]
+    pub(crate) fn fill(
+        &self,
+        index: u32,
+        home: u32,
+        init: impl FnOnce(Handle<T>, &mut T),
+    ) -> MutPtr<T> {
         let slot = &self.all[index as usize];
         // Mostly the same shard as last time: no store then.
         if slot.home.load(Ordering::Relaxed) != home {
@@ -178,7 +190,7 @@ impl<T: Pooled> SyncSlots<T> {
             init(handle, &mut value);
             ScopeGuard::into_inner(value);
         }
-        Some((index, object))
+        object
     }
 
     /// A free slot, now the caller's, and the caller's shard; `None` when every slot is in use.
@@ -191,7 +203,7 @@ impl<T: Pooled> SyncSlots<T> {
     /// reading to its second, so all of them at the moment between the passes. Otherwise
     /// another thread freed or took a slot meanwhile, and it tries again: lock-free.
     #[inline]
-    fn take_index(&self) -> Option<(u32, u32)> {
+    pub(super) fn take_index(&self) -> Option<(u32, u32)> {
         let own = shard::shard();
         #[expect(clippy::cast_possible_truncation, reason = "SHARDS is small")]
         let home = own as u32;
@@ -290,10 +302,23 @@ impl<T: Pooled> SyncSlots<T> {
     /// `untake` of a slot already looked up: one bounds check per give-back, not one per step.
     #[inline]
     fn push_free(&self, index: u32, slot: &SyncSlot<T>) {
+        // While tasks wait, the slot goes to the one that has waited longest, on no free list
+        // where a fresh acquisition could take it first (see `sync/wait.rs`).
+        #[cfg(feature = "async")]
+        if self.waiters.any() {
+            self.hand_over(index);
+            return;
+        }
+        self.list(index, slot);
+        #[cfg(feature = "async")]
+        self.freed();
+    }
+
+    /// Puts a free slot the caller owns on the free list of its shard.
+    #[inline]
+    pub(super) fn list(&self, index: u32, slot: &SyncSlot<T>) {
         let home = slot.home.load(Ordering::Relaxed) as usize;
         self.shards[home].push(index, &slot.next);
-        #[cfg(feature = "async")]
-        self.waiters.freed();
     }
 
     /// Frees a released or lent slot the caller owns, its object reset.
@@ -355,25 +380,33 @@ impl<T: Pooled> SyncSlots<T> {
             return Err("a first fresh slot past the pool's slots");
         }
         let mut listed = alloc::vec![false; self.all.len()];
+        let mut list = |index: u32| {
+            let at = index as usize;
+            let slot = self
+                .all
+                .get(at)
+                .ok_or("a free-list entry past the pool's slots")?;
+            if at >= fresh {
+                return Err("a fresh slot on a free list");
+            }
+            if core::mem::replace(&mut listed[at], true) {
+                return Err("a slot twice on the free lists (or a cycle)");
+            }
+            if slot.life.phase() != Phase::Free {
+                return Err("a slot on a free list that is not free");
+            }
+            Ok(slot)
+        };
         for shard in &*self.shards {
             let mut index = shard.top();
             while index != NIL {
-                let at = index as usize;
-                let slot = self
-                    .all
-                    .get(at)
-                    .ok_or("a free-list entry past the pool's slots")?;
-                if at >= fresh {
-                    return Err("a fresh slot on a free list");
-                }
-                if core::mem::replace(&mut listed[at], true) {
-                    return Err("a slot twice on the free lists (or a cycle)");
-                }
-                if slot.life.phase() != Phase::Free {
-                    return Err("a slot on a free list that is not free");
-                }
-                index = slot.next.load(Ordering::Relaxed);
+                index = list(index)?.next.load(Ordering::Relaxed);
             }
+        }
+        // Slots handed to waiting tasks that have not taken them yet: free, and on no list.
+        #[cfg(feature = "async")]
+        for index in self.waiters.handed() {
+            list(index)?;
         }
         let (mut in_use, mut created, mut released) = (0u64, 0u64, 0u64);
         for (at, slot) in self.all.iter().enumerate() {
