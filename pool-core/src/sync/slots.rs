@@ -380,33 +380,34 @@ impl<T: Pooled> SyncSlots<T> {
             return Err("a first fresh slot past the pool's slots");
         }
         let mut listed = alloc::vec![false; self.all.len()];
-        let mut list = |index: u32| {
-            let at = index as usize;
-            let slot = self
-                .all
-                .get(at)
-                .ok_or("a free-list entry past the pool's slots")?;
-            if at >= fresh {
-                return Err("a fresh slot on a free list");
-            }
-            if core::mem::replace(&mut listed[at], true) {
-                return Err("a slot twice on the free lists (or a cycle)");
-            }
-            if slot.life.phase() != Phase::Free {
-                return Err("a slot on a free list that is not free");
-            }
-            Ok(slot)
-        };
         for shard in &*self.shards {
             let mut index = shard.top();
             while index != NIL {
-                index = list(index)?.next.load(Ordering::Relaxed);
+                let at = index as usize;
+                let slot = self
+                    .all
+                    .get(at)
+                    .ok_or("a free-list entry past the pool's slots")?;
+                if at >= fresh {
+                    return Err("a fresh slot on a free list");
+                }
+                if core::mem::replace(&mut listed[at], true) {
+                    return Err("a slot twice on the free lists (or a cycle)");
+                }
+                if slot.life.phase() != Phase::Free {
+                    return Err("a slot on a free list that is not free");
+                }
+                index = slot.next.load(Ordering::Relaxed);
             }
         }
-        // Slots handed to waiting tasks that have not taken them yet: free, and on no list.
+        // A slot handed to a waiting task that has not taken it yet: free, on no list.
         #[cfg(feature = "async")]
         for index in self.waiters.handed() {
-            list(index)?;
+            let at = index as usize;
+            let handed = listed.get_mut(at).filter(|_| at < fresh);
+            if handed.is_none_or(|listed| core::mem::replace(listed, true)) {
+                return Err("a slot handed to a waiting task and listed, or fresh");
+            }
         }
         let (mut in_use, mut created, mut released) = (0u64, 0u64, 0u64);
         for (at, slot) in self.all.iter().enumerate() {

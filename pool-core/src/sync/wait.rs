@@ -8,9 +8,10 @@
 //! wait, or a task that has just given a slot back and asks again) could take it first; and an
 //! `acquire_async` that finds tasks waiting queues behind them. So a task is served after at
 //! most the tasks queued before it. The protocol, whose races `tests/loom_wait.rs` models:
-//! - a task that finds no free slot queues and counts itself in `waiting` (a `SeqCst` add),
-//!   both under the lock, fences (`SeqCst`), hands the slots it then finds on the free lists to
-//!   the tasks queued, oldest first (itself too, when it is the oldest), and only then sleeps;
+//! - a task that finds tasks waiting, or no free slot, queues and counts itself in `waiting` (a
+//!   `SeqCst` add), both under the lock, fences (`SeqCst`), hands the slots it then finds on the
+//!   free lists to the tasks queued, oldest first (itself too, when it is the oldest), and only
+//!   then sleeps;
 //! - a thread that frees a slot reads `waiting`. Above zero, it hands the slot over under the
 //!   lock, or lists it, still under the lock, if every task has left meanwhile (a task that
 //!   queues after that finds it listed). At zero, it pushes the slot on a free list (a `SeqCst`
@@ -32,7 +33,10 @@
 //! A handed slot is the task's even if it is not polled for a while (counted free meanwhile,
 //! as it is). A task dropped (cancelled, timed out) after a slot was handed to it hands the slot
 //! on, to the next task or back to a free list, so no slot is lost and no wake-up swallowed.
-//! Wakers are woken, and dropped, with the lock let go.
+//! Wakers are cloned, woken and dropped with the lock let go. The queue is the pool's own, not
+//! `event-listener`'s: handing a slot over needs a line that knows which task holds which
+//! place, and that keeps a slot handed to a task that has not run yet. Tasks are kept by ticket
+//! in ordered maps, so that one leaving from the middle (a timeout) leaves no trace behind.
 
 use super::lease::{Lent, SyncLease};
 use super::owned::OwnedSyncLease;
