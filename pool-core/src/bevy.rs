@@ -40,5 +40,5 @@ macro_rules! resource {
 
 resource!(Pool<T, S, B> => [T: Pooled, S, B: Storage]);
 
-#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
-resource!(crate::SyncPool<T, S> => [T: Pooled, S]);
+#[cfg(any(target_has_atomic = "32", feature = "portable-atomic"))]
+resource!(crate::SyncPool<T, S, B> => [T: Pooled, S, B: Storage]);

@@ -378,3 +378,42 @@ fn iter_sees_only_whole_live_objects_while_another_thread_releases_and_creates()
         assert_eq!(seen, [(second, 2)]);
     });
 }
+
+/// An inline pool builds each object as its slot is first taken, and draws its versions then:
+/// two threads taking fresh slots at once each build their own, and agree on the versions.
+#[test]
+fn two_threads_build_an_inline_pool_on_first_use() {
+    use pool_core::{Fail, Inline};
+    type Inlined = SyncPool<Probe, Fail, Inline<2, 1>>;
+    model(4, || {
+        let pool = Arc::new(Inlined::new());
+        let workers: Vec<_> = (1..=2)
+            .map(|value| {
+                let pool = Arc::clone(&pool);
+                thread::spawn(move || {
+                    let handle = pool.create(|p| p.value = value).unwrap();
+                    assert_eq!(pool.get(handle).unwrap().value, value);
+                    let lease = pool.acquire(|p| p.payload.push(value));
+                    pool.release(handle).unwrap();
+                    drop(lease);
+                    handle
+                })
+            })
+            .collect();
+        let handles: Vec<_> = workers.into_iter().map(|w| w.join().unwrap()).collect();
+        let stats = pool.stats();
+        assert_eq!((stats.live, stats.free, stats.retired), (0, 2, 0));
+        assert_eq!(stats.created, stats.released);
+        // One draw of versions for the pool: every slot's first object has the same version.
+        if handles[0].index() != handles[1].index() {
+            assert_eq!(handles[0].version(), handles[1].version());
+        }
+        let again = pool
+            .create(|p| assert!(p.payload.is_empty(), "reset"))
+            .unwrap();
+        assert!(
+            handles.iter().all(|h| pool.get(*h).is_none()),
+            "stale: {again:?}"
+        );
+    });
+}

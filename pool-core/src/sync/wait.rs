@@ -56,6 +56,16 @@ impl Drop for Counted<'_> {
 }
 
 impl Waiters {
+    #[cfg(not(loom))]
+    pub(crate) const fn new() -> Self {
+        Self {
+            event: Event::new(),
+            waiting: AtomicUsize::new(0),
+            waited: AtomicU64::new(0),
+        }
+    }
+
+    #[cfg(loom)]
     pub(crate) fn new() -> Self {
         Self {
             event: Event::new(),
