@@ -16,7 +16,7 @@ pub use pool_core::{
 pub use pool_core::{
     Evict, Evictable, Fail, Grow, Handle, Heap, Importance, Inline, Iter, IterMut, Lease, Lender,
     LenderIter, LenderValues, Panic, Pool, PoolFull, PoolToken, Pooled, Reset, Runs, RunsMut,
-    StaleHandle, Stats, Storage, TotalOrder, Values, ValuesMut,
+    StaleHandle, Stats, Storage, ThisThreadOnly, TotalOrder, Values, ValuesMut,
 };
 #[cfg(all(feature = "alloc", feature = "serde"))]
 pub use pool_core::{LoadFields, SaveFields};
@@ -47,7 +47,7 @@ pub mod __private {
 // Generated code checks with these that the pool it defines can exist with the features and
 // target `pool-core` was built with, and fails naming the feature if not.
 #[doc(hidden)]
-pub use pool_core::{__require_heap, __require_sync};
+pub use pool_core::{__require_heap, __sync_pool};
 
 /// Generated code checks with this that it found the `pooling` facade, whose version pins the
 /// runtime's; `pool-core` defines a version of it that fails to compile.

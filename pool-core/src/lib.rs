@@ -76,6 +76,7 @@ pub use crate::pool::Pool;
 pub use crate::pool::iter::{Iter, IterMut, Values, ValuesMut};
 pub use crate::pool::lease::Lease;
 pub use crate::pool::lender::{Lender, LenderIter, LenderValues};
+pub use crate::pool::one_thread::ThisThreadOnly;
 #[cfg(feature = "rayon")]
 pub use crate::pool::par::{ParIter, ParIterMut, ParValues, ParValuesMut};
 pub use crate::pool::runs::{Runs, RunsMut};

@@ -26,7 +26,8 @@ pub use waiting::AsyncFeature;
 pub enum MissingFeature {}
 
 #[cfg(not(feature = "alloc"))]
-mod heap {
+/// A heap pool's constructors, without `alloc`.
+pub mod heap {
     use crate::{Heap, Pool, Pooled};
 
     /// Met by no type: the bound of a heap pool's constructors without the `alloc` feature.
@@ -59,7 +60,8 @@ mod heap {
 }
 
 #[cfg(not(feature = "rayon"))]
-mod parallel {
+/// The parallel walks, without `rayon`.
+pub mod parallel {
     use super::MissingFeature;
     use crate::{Pool, Pooled, Storage};
 
@@ -133,7 +135,8 @@ mod parallel {
     any(target_has_atomic = "32", feature = "portable-atomic"),
     not(feature = "async")
 ))]
-mod waiting {
+/// Waiting for a slot, without `async`.
+pub mod waiting {
     use crate::{OwnedSyncLease, Pooled, SyncLease, SyncPool};
     use alloc::sync::Arc;
     use core::future::Pending;
@@ -171,7 +174,8 @@ mod waiting {
     }
 }
 
-mod lending {
+/// A `Pool`'s leases, which are its lender's.
+pub mod lending {
     use crate::{Lease, Pool, PoolFull, Pooled, Storage};
 
     #[doc(hidden)]

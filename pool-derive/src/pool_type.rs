@@ -185,9 +185,18 @@ pub(crate) fn expand(
     let storage = storage(&krate, pool);
     let doc = doc(input, pool, storage.as_ref().map(|(_, text)| text.as_str()));
     let storage = storage.map(|(storage, _)| quote!(, #storage));
-    let engine = match pool.engine {
-        Engine::Sync { .. } => quote!(#krate::SyncPool),
-        Engine::Heap(_) | Engine::Inline(_) => quote!(#krate::Pool),
+    let ty = match pool.engine {
+        // Through the runtime's macro, which is the error naming the feature where a sync
+        // pool cannot exist, at `sync`.
+        Engine::Sync { inline, .. } => {
+            let sync = input.attrs.sync.unwrap_or_else(|| ident.span());
+            let inline = inline.then(|| quote!(inline));
+            let args = quote!(#inline [#krate] #ident #ty_generics, #strategy #storage);
+            respan(quote!(#krate::__sync_pool!(#args)), sync)
+        }
+        Engine::Heap(_) | Engine::Inline(_) => {
+            quote!(#krate::Pool<#ident #ty_generics, #strategy #storage>)
+        }
     };
     let evictable = match pool.engine.strategy() {
         Strategy::Evict(measure) => Some(evictable(input, measure, where_clause)),
@@ -199,7 +208,7 @@ pub(crate) fn expand(
         #[doc = #doc]
         // Code may name the pool `Pool<Foo>` and never this.
         #[allow(dead_code)]
-        #vis type #name <#(#params),*> = #engine<#ident #ty_generics, #strategy #storage>;
+        #vis type #name <#(#params),*> = #ty;
 
         #[doc(hidden)]
         const _: () = {
@@ -216,14 +225,12 @@ pub(crate) fn expand(
 
 /// The runtime's check that the pool's storage exists with its features and target, at the
 /// attribute that chose it (the struct's name for the default heap): `__require_heap!()`,
-/// `__require_heap!(grow)`, `__require_sync!()`, `__require_sync!(inline)`; nothing for an
-/// inline pool, which needs nothing.
+/// `__require_heap!(grow)`; nothing for an inline pool, which needs nothing, or a sync pool,
+/// whose type is the check (`__sync_pool!`).
 pub(crate) fn requirement(input: &Input<'_>, pool: &Pool) -> Option<TokenStream> {
     let attrs = &input.attrs;
     let (span, check) = match pool.engine {
-        Engine::Inline(_) => return None,
-        Engine::Sync { inline: false, .. } => (attrs.sync?, quote!(__require_sync!())),
-        Engine::Sync { inline: true, .. } => (attrs.sync?, quote!(__require_sync!(inline))),
+        Engine::Inline(_) | Engine::Sync { .. } => return None,
         Engine::Heap(OnFull::Grow(_)) => (attrs.on_full?.0, quote!(__require_heap!(grow))),
         Engine::Heap(OnFull::Bounded(_)) => (
             attrs

@@ -286,7 +286,7 @@ mod tests {
         });
         assert_eq!(out.matches("compile_error").count(), 1, "{out}");
         assert!(
-            out.contains(":: pooling :: SyncPool < Job , :: pooling :: Fail >"),
+            out.contains(":: pooling :: __sync_pool ! ([:: pooling] Job , :: pooling :: Fail)"),
             "{out}"
         );
     }

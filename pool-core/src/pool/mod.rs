@@ -9,6 +9,7 @@ pub(crate) mod index;
 pub(crate) mod iter;
 pub(crate) mod lease;
 pub(crate) mod lender;
+pub(crate) mod one_thread;
 #[cfg(feature = "rayon")]
 pub(crate) mod par;
 pub(crate) mod runs;

@@ -326,24 +326,39 @@ impl Lifecycle {
         self.version().wrapping_add(1)
     }
 
-    /// The slot's version now. Only its owner calls it, or a check with no other thread at
-    /// work.
+    /// The version of a slot that is not live. Only its owner calls it.
     #[inline]
     pub(crate) fn version(&self) -> u32 {
+        #[cfg(all(target_has_atomic = "64", not(pool_core_narrow)))]
+        {
+            self.version_now()
+        }
+        #[cfg(not(all(target_has_atomic = "64", not(pool_core_narrow))))]
+        {
+            self.last().wrapping_add(1)
+        }
+    }
+
+    /// The slot's version now, whatever its state: for checks, with no other thread at work.
+    #[inline]
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    pub(crate) fn version_now(&self) -> u32 {
         self.version_in(self.word.load(Ordering::Relaxed))
     }
 
-    /// Makes a free or lent slot live at its next version. Only the slot's owner calls it,
-    /// after filling the object; Release, so that a guard that sees it live sees the object
-    /// filled (and, with 32-bit words, `last`).
+    /// Makes a free or lent slot live at its next version, and returns that version. Only the
+    /// slot's owner calls it, after filling the object; Release, so that a guard that sees it
+    /// live sees the object filled (and, with 32-bit words, `last`).
     #[inline]
-    pub(crate) fn publish(&self) {
-        let word = self.word.load(Ordering::Relaxed);
-        let next = self.version_in(word).wrapping_add(1);
-        debug_assert!(matches!(state(word), FREE | LENT) && next % 2 == 1);
+    pub(crate) fn publish(&self) -> u32 {
+        let next = self.next_version();
+        debug_assert!(
+            matches!(state(self.word.load(Ordering::Relaxed)), FREE | LENT) && next % 2 == 1
+        );
         #[cfg(not(all(target_has_atomic = "64", not(pool_core_narrow))))]
         self.last.store(next, Ordering::Relaxed);
         self.word.store(pack(next, LIVE, 0), Ordering::Release);
+        next
     }
 
     /// Moves a free slot, never used or owned by the caller, to `version` (even): where a slot

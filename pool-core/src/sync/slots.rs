@@ -277,8 +277,8 @@ impl<'a, T: Pooled> SyncSlots<'a, T> {
     ) -> Option<(u32, MutPtr<T>)> {
         let (index, home) = self.take_index()?;
         let slot = &self.all[index as usize];
-        // Mostly the same shard as last time: no store then.
-        if slot.home.load(Ordering::Relaxed) != home {
+        // Mostly the same shard as last time: no store then; and with one shard, never.
+        if SHARDS > 1 && slot.home.load(Ordering::Relaxed) != home {
             slot.home.store(home, Ordering::Relaxed);
         }
         let version = NonZeroU32::MIN | slot.life.next_version();
@@ -417,10 +417,8 @@ impl<'a, T: Pooled> SyncSlots<'a, T> {
     /// Makes the slot the caller filled (or leased) live, and returns its handle.
     #[inline]
     pub(crate) fn publish(&self, index: u32) -> Handle<T> {
-        let life = &self.all[index as usize].life;
-        let version = NonZeroU32::MIN | life.next_version();
-        life.publish();
-        Handle::new(index, version)
+        let version = self.all[index as usize].life.publish();
+        Handle::new(index, NonZeroU32::MIN | version)
     }
 
     /// Puts a free slot the caller owns, its object reset, back on the free list.
@@ -432,7 +430,11 @@ impl<'a, T: Pooled> SyncSlots<'a, T> {
     /// `untake` of a slot already looked up: one bounds check per give-back, not one per step.
     #[inline]
     fn push_free(&self, index: u32, slot: &SyncSlot<T>) {
-        let home = slot.home.load(Ordering::Relaxed) as usize;
+        let home = if SHARDS > 1 {
+            slot.home.load(Ordering::Relaxed) as usize
+        } else {
+            0
+        };
         self.books.shards[home].push(index, &slot.next);
         #[cfg(feature = "async")]
         self.books.waiters.freed();
@@ -536,7 +538,7 @@ impl<'a, T: Pooled> SyncSlots<'a, T> {
             if !slot.life.agrees() {
                 return Err("a slot whose state word and version disagree");
             }
-            let version = slot.life.version();
+            let version = slot.life.version_now();
             if (phase == Phase::Live) != (version % 2 == 1) {
                 return Err("a slot whose version's parity is not its phase's");
             }

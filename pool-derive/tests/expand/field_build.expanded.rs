@@ -2,12 +2,11 @@
 
 It builds every object up front, blank, in one allocation, and hands them out by handle; `create`, `get`, `release` and `acquire` take `&self` and never block. When it is full, `create` returns an error and changes nothing. [`SyncPool`](pooling::SyncPool) documents its methods.*/
 #[allow(dead_code)]
-pub type BufferPool = ::pooling::SyncPool<Buffer, ::pooling::Fail>;
+pub type BufferPool = ::pooling::__sync_pool!([::pooling] Buffer, ::pooling::Fail);
 #[doc(hidden)]
 const _: () = {
     use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
-    ::pooling::__require_sync!();
     #[automatically_derived]
     impl __pooling::Pooled for Buffer {
         const SIZE: usize = 16;

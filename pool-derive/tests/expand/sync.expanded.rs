@@ -2,12 +2,11 @@
 
 It builds every object up front, blank, in one allocation, and hands them out by handle; `create`, `get`, `release` and `acquire` take `&self` and never block. When it is full, `create` returns an error and changes nothing. [`SyncPool`](pooling::SyncPool) documents its methods.*/
 #[allow(dead_code)]
-type JobPool = ::pooling::SyncPool<Job, ::pooling::Fail>;
+type JobPool = ::pooling::__sync_pool!([::pooling] Job, ::pooling::Fail);
 #[doc(hidden)]
 const _: () = {
     use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
-    ::pooling::__require_sync!();
     #[automatically_derived]
     impl __pooling::Pooled for Job {
         const SIZE: usize = 64;
