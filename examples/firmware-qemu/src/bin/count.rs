@@ -5,17 +5,22 @@
 #![no_std]
 #![no_main]
 
+#[cfg(target_has_atomic = "32")]
 use core::ptr::addr_of_mut;
 use cortex_m_rt::entry;
 use cortex_m_semihosting::debug;
 use firmware_qemu as _;
+#[cfg(target_has_atomic = "32")]
 use heapless::object_pool;
+#[cfg(target_has_atomic = "32")]
 use heapless::pool::object::ObjectBlock;
 use pooling::Pooled;
 
 /// How often each function runs: `count.sh` divides by it.
 const CALLS: u32 = 10;
 
+// heapless has no pool on cores without compare-and-swap (thumbv6m).
+#[cfg(target_has_atomic = "32")]
 object_pool!(Blocks: [u32; 4]);
 
 /// The same block in a sync pool, kept as it is between uses as heapless keeps its objects.
@@ -38,6 +43,7 @@ struct Cleared {
 
 static CLEARED: ClearedPool = ClearedPool::new();
 
+#[cfg(target_has_atomic = "32")]
 #[inline(never)]
 #[unsafe(no_mangle)]
 fn heapless_pair() {
@@ -66,8 +72,9 @@ fn pooling_cleared_pair() {
     }
 }
 
-#[entry]
-fn main() -> ! {
+/// Gives heapless's pool its blocks.
+#[cfg(target_has_atomic = "32")]
+fn manage_blocks() {
     let blocks: &'static mut [ObjectBlock<[u32; 4]>] = {
         #[expect(
             clippy::declare_interior_mutable_const,
@@ -81,12 +88,19 @@ fn main() -> ! {
     for block in blocks {
         Blocks.manage(block);
     }
+}
+
+#[entry]
+fn main() -> ! {
+    #[cfg(target_has_atomic = "32")]
+    manage_blocks();
     // Each slot's first use builds its object and draws the pool's versions: not counted.
     let warm = BLOCKS.create(|_| {}).unwrap();
     BLOCKS.release(warm).unwrap();
     let warm = CLEARED.create(|_| {}).unwrap();
     CLEARED.release(warm).unwrap();
     for _ in 0..CALLS {
+        #[cfg(target_has_atomic = "32")]
         heapless_pair();
         pooling_pair();
         pooling_lease_pair();
