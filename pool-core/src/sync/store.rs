@@ -13,7 +13,8 @@ pub trait SyncStore<T> {
     /// The slots and books, as guards and leases reach them.
     fn slots(&self) -> SyncSlots<'_, T>;
 
-    /// The books, for `Stats` and the waiters.
+    /// The books, for the waiters.
+    #[cfg(feature = "async")]
     fn books(&self) -> &Books;
 
     /// The slot at `index`, through an exclusive borrow.
@@ -52,6 +53,7 @@ impl<T: Pooled> SyncStore<T> for HeapStore<T> {
         SyncSlots::new(&self.all, &self.books)
     }
 
+    #[cfg(feature = "async")]
     #[inline]
     fn books(&self) -> &Books {
         &self.books
@@ -101,6 +103,7 @@ impl<T: Pooled, const N: usize> SyncStore<T> for InlineStore<T, N> {
         SyncSlots::new(&self.all, &self.books)
     }
 
+    #[cfg(feature = "async")]
     #[inline]
     fn books(&self) -> &Books {
         &self.books
