@@ -384,37 +384,40 @@ fn iter_sees_only_whole_live_objects_while_another_thread_releases_and_creates()
 #[test]
 fn two_threads_build_an_inline_pool_on_first_use() {
     use pool_core::{Fail, Inline};
-    // Three slots: a thread's create and lease, and the other's create (its lease may fail).
-    type Inlined = SyncPool<Probe, Fail, Inline<3, 1>>;
-    model(4, || {
+    type Inlined = SyncPool<Probe, Fail, Inline<2, 1>>;
+    model(3, || {
         let pool = Arc::new(Inlined::new());
         let workers: Vec<_> = (1..=2)
             .map(|value| {
                 let pool = Arc::clone(&pool);
                 thread::spawn(move || {
-                    let handle = pool.create(|p| p.value = value).unwrap();
-                    assert_eq!(pool.get(handle).unwrap().value, value);
-                    let lease = pool.acquire(|p| p.payload.push(value));
-                    pool.release(handle).unwrap();
-                    drop(lease);
+                    let handle = pool.create(|p| p.payload.push(value)).unwrap();
+                    assert_eq!(pool.get(handle).unwrap().payload, [value]);
                     handle
                 })
             })
             .collect();
         let handles: Vec<_> = workers.into_iter().map(|w| w.join().unwrap()).collect();
-        let stats = pool.stats();
-        assert_eq!((stats.live, stats.free, stats.retired), (0, 3, 0));
-        assert_eq!(stats.created, stats.released);
+        assert_ne!(handles[0].index(), handles[1].index());
         // One draw of versions for the pool: every slot's first object has the same version.
-        if handles[0].index() != handles[1].index() {
-            assert_eq!(handles[0].version(), handles[1].version());
+        assert_eq!(handles[0].version(), handles[1].version());
+        for handle in handles {
+            pool.release(handle).unwrap();
         }
-        let again = pool
-            .create(|p| assert!(p.payload.is_empty(), "reset"))
-            .unwrap();
-        assert!(
-            handles.iter().all(|h| pool.get(*h).is_none()),
-            "stale: {again:?}"
+        let stats = pool.stats();
+        assert_eq!(
+            (stats.live, stats.free, stats.created, stats.released),
+            (0, 2, 2, 2)
         );
+        assert_eq!(total_resets_inline(&pool), 2);
     });
+}
+
+/// `total_resets` of an inline pool.
+fn total_resets_inline(pool: &SyncPool<Probe, pool_core::Fail, pool_core::Inline<2, 1>>) -> u32 {
+    let (a, b) = (pool.create(|_| {}).unwrap(), pool.create(|_| {}).unwrap());
+    let total = pool.get(a).unwrap().resets + pool.get(b).unwrap().resets;
+    pool.release(a).unwrap();
+    pool.release(b).unwrap();
+    total
 }
