@@ -46,5 +46,5 @@ resource!(
     ColumnPool<P, S, B> => [P: Columnar, S, B: ColumnStorage],
 );
 
-#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
-resource!(crate::SyncPool<T, S> => [T: Pooled, S]);
+#[cfg(any(target_has_atomic = "32", feature = "portable-atomic"))]
+resource!(crate::SyncPool<T, S, B> => [T: Pooled, S, B: Storage]);

@@ -82,8 +82,9 @@ pub(crate) enum Engine {
     Heap(OnFull),
     /// `Pool<T, S, Inline<N, W>>`: the slots an array inside the pool, which cannot grow.
     Inline(Bounded),
-    /// `SyncPool<T, S>`: shared across threads, so it neither evicts nor grows.
-    Sync(Refuse),
+    /// `SyncPool<T, S>`, or with `inline`, `SyncPool<T, S, Inline<N, W>>`: shared across
+    /// threads (and interrupt handlers), so it neither evicts nor grows.
+    Sync { refuse: Refuse, inline: bool },
 }
 
 /// What a heap pool does when full.
@@ -116,7 +117,7 @@ impl Engine {
                 Bounded::Refuse(refuse) => Strategy::Refuse(*refuse),
                 Bounded::Evict(measure) => Strategy::Evict(measure),
             },
-            Engine::Sync(refuse) => Strategy::Refuse(*refuse),
+            Engine::Sync { refuse, .. } => Strategy::Refuse(*refuse),
         }
     }
 }

@@ -8,6 +8,7 @@ use cortex_m_semihosting::{debug, hprintln};
 #[panic_handler]
 fn panic(info: &PanicInfo) -> ! {
     hprintln!("{}", info);
-    debug::exit(debug::EXIT_FAILURE);
-    loop {}
+    loop {
+        debug::exit(debug::EXIT_FAILURE);
+    }
 }

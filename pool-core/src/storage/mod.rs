@@ -53,6 +53,11 @@ pub trait Storage: sealed::Sealed {
     /// The slots of a pool of `T`s kept here.
     #[doc(hidden)]
     type Slots<T>: Slots<T>;
+
+    /// The slots and books of a [`SyncPool`](crate::SyncPool) of `T`s kept here.
+    #[cfg(any(target_has_atomic = "32", feature = "portable-atomic"))]
+    #[doc(hidden)]
+    type SyncStore<T: crate::Pooled>: crate::sync::store::SyncStore<T>;
 }
 
 /// Slots on the heap, all built by [`Pool::new`](crate::Pool::new) in four allocations (the
@@ -73,12 +78,24 @@ impl Storage for Heap {
     // default of `Pool`'s third parameter.
     #[cfg(not(feature = "alloc"))]
     type Slots<T> = inline::InlineSlots<T, 0, 0>;
+    #[cfg(all(
+        feature = "alloc",
+        any(target_has_atomic = "32", feature = "portable-atomic")
+    ))]
+    type SyncStore<T: crate::Pooled> = crate::sync::store::HeapStore<T>;
+    #[cfg(all(
+        not(feature = "alloc"),
+        any(target_has_atomic = "32", feature = "portable-atomic")
+    ))]
+    type SyncStore<T: crate::Pooled> = crate::sync::store::InlineStore<T, 0>;
 }
 
 impl<const N: usize, const W: usize> sealed::Sealed for Inline<N, W> {}
 
 impl<const N: usize, const W: usize> Storage for Inline<N, W> {
     type Slots<T> = InlineSlots<T, N, W>;
+    #[cfg(any(target_has_atomic = "32", feature = "portable-atomic"))]
+    type SyncStore<T: crate::Pooled> = crate::sync::store::InlineStore<T, N>;
 }
 
 mod sealed {

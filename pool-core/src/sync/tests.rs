@@ -295,7 +295,7 @@ fn a_reset_that_panics_retires_the_slot() {
 
 #[test]
 fn a_slot_whose_versions_run_out_is_retired() {
-    let mut pool = SyncPool::<Job>::with_capacity(1);
+    let pool = SyncPool::<Job>::with_capacity(1);
     pool.force_version(0, 0u32.wrapping_sub(4));
     let last = pool.create(|_| {}).unwrap();
     pool.release(last).unwrap();

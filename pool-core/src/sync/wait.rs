@@ -63,7 +63,6 @@ pub(crate) struct Waiters {
 }
 
 /// The tasks in line, by ticket: tickets are handed out in the order the tasks queue.
-#[derive(Default)]
 struct Queue {
     /// The tasks waiting for a slot, and their wakers.
     waiting: BTreeMap<u64, Waker>,
@@ -72,10 +71,30 @@ struct Queue {
     next_ticket: u64,
 }
 
+impl Queue {
+    const fn new() -> Self {
+        Self {
+            waiting: BTreeMap::new(),
+            handed: BTreeMap::new(),
+            next_ticket: 0,
+        }
+    }
+}
+
 impl Waiters {
+    #[cfg(not(loom))]
+    pub(crate) const fn new() -> Self {
+        Self {
+            queue: Mutex::new(Queue::new()),
+            waiting: AtomicUsize::new(0),
+            waited: AtomicU64::new(0),
+        }
+    }
+
+    #[cfg(loom)]
     pub(crate) fn new() -> Self {
         Self {
-            queue: Mutex::new(Queue::default()),
+            queue: Mutex::new(Queue::new()),
             waiting: AtomicUsize::new(0),
             waited: AtomicU64::new(0),
         }
@@ -179,14 +198,14 @@ fn home() -> u32 {
     home
 }
 
-impl<T: Pooled> SyncSlots<T> {
+impl<'a, T: Pooled> SyncSlots<'a, T> {
     /// Where a slot freed while tasks were counted waiting goes: to the task queued first, or
     /// back on its free list if none waits any more. Under the lock either way, so that a task
     /// that queues after this finds the slot listed.
     #[cold]
     pub(super) fn hand_over(&self, index: u32) {
-        let mut queue = self.waiters.lock();
-        match self.waiters.hand(&mut queue, index) {
+        let mut queue = self.waiters().lock();
+        match self.waiters().hand(&mut queue, index) {
             Ok(waker) => {
                 drop(queue);
                 waker.wake();
@@ -202,7 +221,7 @@ impl<T: Pooled> SyncSlots<T> {
         // fence stands in for what the C++20 order guarantees the swap and the load.
         #[cfg(loom)]
         fence(Ordering::SeqCst);
-        if self.waiters.any() {
+        if self.waiters().any() {
             self.serve();
         }
     }
@@ -211,14 +230,14 @@ impl<T: Pooled> SyncSlots<T> {
     #[cold]
     fn serve(&self) {
         loop {
-            let mut queue = self.waiters.lock();
+            let mut queue = self.waiters().lock();
             if queue.waiting.is_empty() {
                 return;
             }
             let Some((index, _)) = self.take_index() else {
                 return;
             };
-            match self.waiters.hand(&mut queue, index) {
+            match self.waiters().hand(&mut queue, index) {
                 Ok(waker) => {
                     drop(queue);
                     waker.wake();
@@ -230,7 +249,7 @@ impl<T: Pooled> SyncSlots<T> {
 
     /// A free slot, now the caller's: at once if one is free and no task waits, else once
     /// one is handed to it.
-    fn wait(&self) -> Wait<'_, T> {
+    fn wait(self) -> Wait<'a, T> {
         Wait {
             slots: self,
             ticket: None,
@@ -240,7 +259,7 @@ impl<T: Pooled> SyncSlots<T> {
 
 /// The future of [`SyncSlots::wait`]: the index of a free slot, the caller's to fill.
 struct Wait<'a, T: Pooled> {
-    slots: &'a SyncSlots<T>,
+    slots: SyncSlots<'a, T>,
     /// The task's place in line, while it is queued or handed a slot it has not taken.
     ticket: Option<u64>,
 }
@@ -255,19 +274,19 @@ impl<T: Pooled> Future for Wait<'_, T> {
         } else {
             // Behind the tasks that wait, if any: a slot on a free list then is on its way to
             // them.
-            if !slots.waiters.any()
+            if !slots.waiters().any()
                 && let Some((index, _)) = slots.take_index()
             {
                 return Poll::Ready(index);
             }
-            let ticket = slots.waiters.queue(cx.waker().clone());
+            let ticket = slots.waiters().queue(cx.waker().clone());
             self.ticket = Some(ticket);
             // Orders the count before the look at the free lists: see the module's doc.
             fence(Ordering::SeqCst);
             slots.serve();
             ticket
         };
-        match slots.waiters.take(ticket, cx.waker()) {
+        match slots.waiters().take(ticket, cx.waker()) {
             Some(index) => {
                 self.ticket = None;
                 Poll::Ready(index)
@@ -280,7 +299,7 @@ impl<T: Pooled> Future for Wait<'_, T> {
 impl<T: Pooled> Drop for Wait<'_, T> {
     fn drop(&mut self) {
         if let Some(ticket) = self.ticket.take()
-            && let Some(index) = self.slots.waiters.cancel(ticket)
+            && let Some(index) = self.slots.waiters().cancel(ticket)
         {
             // Handed a slot it will not take: it goes on, as if freed now.
             self.slots.hand_over(index);
@@ -327,7 +346,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
         &self,
         init: impl FnOnce(&mut T),
     ) -> impl Future<Output = SyncLease<'_, T>> {
-        let slots = self.slots();
+        let slots = self.view();
         async move {
             let index = slots.wait().await;
             // No await from here on: the slot is the lease's, or back (if `init` panics).
@@ -364,7 +383,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     ) -> impl Future<Output = OwnedSyncLease<T, S>> + use<T, S, F> {
         let pool = Arc::clone(self);
         async move {
-            let slots = pool.slots();
+            let slots = pool.view();
             let index = slots.wait().await;
             let lent = Lent::new(slots, index, slots.fill(index, home(), |_, o| init(o)));
             OwnedSyncLease::new(pool, lent)
