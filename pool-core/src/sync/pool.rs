@@ -100,7 +100,8 @@ impl<T: Pooled, S, B: Storage> SyncPool<T, S, B> {
 #[cfg(feature = "alloc")]
 impl<T: Pooled, S> SyncPool<T, S, Heap> {
     /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N, sync)]`): the
-    /// only allocations the pool makes, two (its slots, and its free lists).
+    /// only allocations the pool makes, two (its slots, and its books: the free lists' heads, the
+    /// counts, the waiters).
     ///
     /// ```
     /// # use pooling::Pooled;

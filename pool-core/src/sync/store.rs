@@ -33,15 +33,18 @@ pub struct HeapStore<T> {
 impl<T: Pooled> HeapStore<T> {
     /// `capacity` blank objects, all free, their versions counted from `offset`.
     pub(crate) fn new(capacity: usize, offset: u32) -> Self {
-        // Built first and moved in after, so that if a blank object panics, those built
-        // before it are dropped.
-        let objects: alloc::vec::Vec<T> = (0..capacity).map(|_| crate::pooled::blank()).collect();
+        let books = Books::up_front(capacity, offset);
+        // Built in place; if a blank object panics, those built before it are dropped.
+        let mut all = scopeguard::guard(alloc::vec::Vec::with_capacity(capacity), |mut all| {
+            drop_objects(&mut all, &books);
+        });
+        for _ in 0..capacity {
+            all.push(SyncSlot::with(offset, crate::pooled::blank()));
+        }
+        let all = scopeguard::ScopeGuard::into_inner(all).into_boxed_slice();
         Self {
-            all: objects
-                .into_iter()
-                .map(|object| SyncSlot::with(offset, object))
-                .collect(),
-            books: Box::new(Books::up_front(capacity, offset)),
+            all,
+            books: Box::new(books),
         }
     }
 }
