@@ -3,6 +3,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
+#[cfg(all(
+    feature = "alloc",
+    any(target_has_atomic = "32", feature = "portable-atomic")
+))]
+pub use pool_core::OwnedSyncLease;
 pub use pool_core::{
     CloneFields, ColumnEvictable, ColumnFields, ColumnIter, ColumnIterMut, ColumnLease,
     ColumnLender, ColumnLenderIter, ColumnLenderValues, ColumnPool, ColumnRuns, ColumnRunsMut,
@@ -11,14 +16,14 @@ pub use pool_core::{
 pub use pool_core::{
     Evict, Evictable, Fail, Grow, Handle, Heap, Importance, Inline, Iter, IterMut, Lease, Lender,
     LenderIter, LenderValues, Panic, Pool, PoolFull, PoolToken, Pooled, Reset, Runs, RunsMut,
-    StaleHandle, Stats, Storage, TotalOrder, Values, ValuesMut,
+    StaleHandle, Stats, Storage, ThisThreadOnly, TotalOrder, Values, ValuesMut,
 };
 #[cfg(all(feature = "alloc", feature = "serde"))]
 pub use pool_core::{LoadFields, SaveFields};
-#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
-pub use pool_core::{OwnedSyncLease, SyncGuard, SyncIter, SyncLease, SyncPool};
 #[cfg(feature = "rayon")]
 pub use pool_core::{ParIter, ParIterMut, ParValues, ParValuesMut};
+#[cfg(any(target_has_atomic = "32", feature = "portable-atomic"))]
+pub use pool_core::{SyncGuard, SyncIter, SyncLease, SyncPool};
 pub use pool_derive::{Pooled, Reset};
 
 /// Every compile error the derives and the pools' borrow rules cause, with what to do about it.
@@ -42,7 +47,7 @@ pub mod __private {
 // Generated code checks with these that the pool it defines can exist with the features and
 // target `pool-core` was built with, and fails naming the feature if not.
 #[doc(hidden)]
-pub use pool_core::{__require_heap, __require_sync};
+pub use pool_core::{__require_heap, __sync_pool};
 
 /// Generated code checks with this that it found the `pooling` facade, whose version pins the
 /// runtime's; `pool-core` defines a version of it that fails to compile.

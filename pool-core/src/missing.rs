@@ -13,7 +13,11 @@ pub use heap::AllocFeature;
 #[cfg(not(feature = "rayon"))]
 pub use parallel::RayonFeature;
 
-#[cfg(all(feature = "alloc", target_has_atomic = "64", not(feature = "async")))]
+#[cfg(all(
+    feature = "alloc",
+    any(target_has_atomic = "32", feature = "portable-atomic"),
+    not(feature = "async")
+))]
 pub use waiting::AsyncFeature;
 
 /// What a stand-in for a parallel walk returns: nothing can be done with it.
@@ -22,7 +26,8 @@ pub use waiting::AsyncFeature;
 pub enum MissingFeature {}
 
 #[cfg(not(feature = "alloc"))]
-mod heap {
+/// A heap pool's constructors, without `alloc`.
+pub mod heap {
     use crate::{Heap, Pool, Pooled};
 
     /// Met by no type: the bound of a heap pool's constructors without the `alloc` feature.
@@ -55,7 +60,8 @@ mod heap {
 }
 
 #[cfg(not(feature = "rayon"))]
-mod parallel {
+/// The parallel walks, without `rayon`.
+pub mod parallel {
     use super::MissingFeature;
     use crate::{Pool, Pooled, Storage};
 
@@ -124,8 +130,13 @@ mod parallel {
     }
 }
 
-#[cfg(all(feature = "alloc", target_has_atomic = "64", not(feature = "async")))]
-mod waiting {
+#[cfg(all(
+    feature = "alloc",
+    any(target_has_atomic = "32", feature = "portable-atomic"),
+    not(feature = "async")
+))]
+/// Waiting for a slot, without `async`.
+pub mod waiting {
     use crate::{OwnedSyncLease, Pooled, SyncLease, SyncPool};
     use alloc::sync::Arc;
     use core::future::Pending;
@@ -163,7 +174,8 @@ mod waiting {
     }
 }
 
-mod lending {
+/// A `Pool`'s leases, which are its lender's.
+pub mod lending {
     use crate::{Lease, Pool, PoolFull, Pooled, Storage};
 
     #[doc(hidden)]

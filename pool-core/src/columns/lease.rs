@@ -1,5 +1,6 @@
 use super::lend::LentRow;
 use super::{Columnar, Row, object};
+use crate::pool::one_thread::{Beside, ThisThreadOnly};
 use crate::{Handle, Lease};
 use core::fmt;
 use scopeguard::ScopeGuard;
@@ -12,7 +13,8 @@ use scopeguard::ScopeGuard;
 /// [`row_mut`](ColumnLease::row_mut), the row views a [`ColumnPool`](crate::ColumnPool)'s `get`
 /// and `get_mut` return (`ParticleRef`, `ParticleMut`). Many leases can be out at once; none
 /// outlives its lender, and iteration never yields a leased row. If a field's reset panics as
-/// the lease drops, the slot is retired rather than reused half reset.
+/// the lease drops, the slot is retired rather than reused half reset. Like its lender, it
+/// stays on its thread ([`ThisThreadOnly`](crate::ThisThreadOnly)).
 ///
 /// ```
 /// use pooling::Pooled;
@@ -39,15 +41,17 @@ use scopeguard::ScopeGuard;
 /// ```
 pub struct ColumnLease<'l, P: Columnar> {
     /// The books' lease of the slot; taken when the lease ends.
-    slot: Option<Lease<'l, Row<P>>>,
-    row: LentRow<'l, P::Fields>,
+    slot: Beside<Option<Lease<'l, Row<P>>>>,
+    row: Beside<LentRow<'l, P::Fields>>,
+    _thread: ThisThreadOnly,
 }
 
 impl<'l, P: Columnar> ColumnLease<'l, P> {
     pub(crate) fn new(slot: Lease<'l, Row<P>>, row: LentRow<'l, P::Fields>) -> Self {
         Self {
-            slot: Some(slot),
-            row,
+            slot: Beside(Some(slot)),
+            row: Beside(row),
+            _thread: ThisThreadOnly::new(),
         }
     }
 

@@ -5,6 +5,7 @@ use super::lease::ColumnLease;
 use super::lend::{ColumnsView, ReadRows};
 use super::store::ColumnStorage;
 use super::{ColumnPool, Columnar, Row, object, slot};
+use crate::pool::one_thread::{Beside, ThisThreadOnly};
 use crate::{Fail, Handle, Heap, Lender, LenderIter, Panic, PoolFull, Stats};
 use core::fmt;
 use core::iter::FusedIterator;
@@ -14,7 +15,7 @@ use scopeguard::ScopeGuard;
 /// `&ColumnLender`, from [`ColumnPool::lender`]. It holds the pool's `&mut` for as long as it
 /// lives, and reads the pool while leases are out: [`get`](ColumnLender::get),
 /// [`iter`](ColumnLender::iter), [`stats`](ColumnLender::stats)... As a
-/// [`Lender`](crate::Lender), it is neither `Send` nor `Sync`.
+/// [`Lender`](crate::Lender), it is neither `Send` nor `Sync` ([`ThisThreadOnly`]).
 ///
 /// `acquire` does what the pool's strategy says when no slot is free: an error
 /// (`on_full = fail`), a panic (`on_full = panic`), or a new chunk of slots and of each column
@@ -42,9 +43,17 @@ use scopeguard::ScopeGuard;
 /// assert_eq!((requests.len(), requests.capacity()), (1, 8)); // 2, then 2 and 4 more
 /// ```
 pub struct ColumnLender<'a, P: Columnar, S = <P as Columnar>::Strategy, B: ColumnStorage = Heap> {
-    books: Lender<'a, Row<P>, S, B>,
-    columns: ColumnsView<'a, P::Fields, B::Columns<P::Fields>>,
+    books: Beside<Lender<'a, Row<P>, S, B>>,
+    columns: Beside<LentColumns<'a, P, B>>,
+    _thread: ThisThreadOnly,
 }
+
+/// A column pool's columns as its lender sees them.
+type LentColumns<'a, P, B> = ColumnsView<
+    'a,
+    <P as Columnar>::Fields,
+    <B as ColumnStorage>::Columns<<P as Columnar>::Fields>,
+>;
 
 impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     /// Lends the pool to this thread: leases through `&`, many at once, each giving its row
@@ -67,8 +76,9 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     #[doc(alias = "borrow", alias = "lend")]
     pub fn lender(&mut self) -> ColumnLender<'_, P, S, B> {
         ColumnLender {
-            books: self.keys.lender(),
-            columns: ColumnsView::new(&mut self.columns),
+            books: Beside(self.keys.lender()),
+            columns: Beside(ColumnsView::new(&mut self.columns)),
+            _thread: ThisThreadOnly::new(),
         }
     }
 }

@@ -1,4 +1,5 @@
 use crate::pool::books::lend::Ledger;
+use crate::pool::one_thread::{Beside, ThisThreadOnly};
 use crate::slot::state::Place;
 use crate::storage::view::Taken;
 use crate::{Handle, Pooled};
@@ -41,16 +42,18 @@ use scopeguard::ScopeGuard;
 /// # Ok::<(), pooling::PoolFull>(())
 /// ```
 ///
-/// A lease is neither `Send` nor `Sync`: it stays on the thread of its lender. A lease that is
+/// A lease is neither `Send` nor `Sync` ([`ThisThreadOnly`](crate::ThisThreadOnly)): it stays
+/// on the thread of its lender. A lease that is
 /// forgotten (`mem::forget`) keeps its object out of the pool for good, counted in
 /// [`Stats::leased`](crate::Stats::leased): leaked, but never handed out again. If the object's
 /// reset panics as the lease drops, its slot is retired rather than reused half reset, counted
 /// in [`Stats::retired`](crate::Stats::retired), as a [`SyncPool`](crate::SyncPool)'s is.
 pub struct Lease<'a, T: Pooled> {
-    taken: Taken<'a, T>,
+    taken: Beside<Taken<'a, T>>,
     index: usize,
-    place: Place<'a>,
-    ledger: &'a Ledger<'a>,
+    place: Beside<Place<'a>>,
+    ledger: Beside<&'a Ledger<'a>>,
+    _thread: ThisThreadOnly,
 }
 
 impl<'a, T: Pooled> Lease<'a, T> {
@@ -61,10 +64,11 @@ impl<'a, T: Pooled> Lease<'a, T> {
         ledger: &'a Ledger<'a>,
     ) -> Self {
         Self {
-            taken,
+            taken: Beside(taken),
             index,
-            place,
-            ledger,
+            place: Beside(place),
+            ledger: Beside(ledger),
+            _thread: ThisThreadOnly::new(),
         }
     }
 
@@ -126,7 +130,7 @@ impl<T: Pooled> Drop for Lease<'_, T> {
         // A reset that panics leaves the object half reset: the slot is retired, as a sync
         // pool's is, so that no one sees the object again (no handle names a lease's object,
         // and made live it would be one nobody created, reached by iteration).
-        let (place, ledger) = (&self.place, self.ledger);
+        let (place, ledger) = (&self.place, *self.ledger);
         let retire = scopeguard::guard((), |()| ledger.retire(place));
         self.taken.get_mut().reset_at_release();
         ScopeGuard::into_inner(retire);

@@ -2,6 +2,7 @@
 
 use crate::pool::books::lend::BooksView;
 use crate::pool::lease::Lease;
+use crate::pool::one_thread::{Beside, ThisThreadOnly};
 use crate::slot::occupancy::SetBits;
 use crate::storage::Storage;
 use crate::storage::view::{ChunkTable, ChunkView};
@@ -21,7 +22,7 @@ use core::slice;
 /// lends objects through `&self`: `acquire` and [`try_acquire`](Lender::try_acquire), each lease
 /// given back, reset, when it drops. It reads the pool too: [`get`](Lender::get),
 /// [`iter`](Lender::iter), [`stats`](Lender::stats)... while leases are out. It is neither `Send`
-/// nor `Sync`: its leases stay on its thread. For a pool that threads lease from at once, use a
+/// nor `Sync` ([`ThisThreadOnly`]): its leases stay on its thread. For a pool that threads lease from at once, use a
 /// [`SyncPool`](crate::SyncPool) (`#[pool(size = N, sync)]`).
 ///
 /// Code that leased through `&pool` moves to a lender with one line:
@@ -48,15 +49,17 @@ use core::slice;
 /// Leases, [`into_handle`](Lease::into_handle), growth by `acquire` (on `on_full = grow` pools)
 /// and inline slots built on first use work through the lender as they do through the pool.
 pub struct Lender<'a, T: Pooled, S = <T as Pooled>::Strategy, B: Storage = Heap> {
-    books: BooksView<'a, T, B>,
+    books: Beside<BooksView<'a, T, B>>,
     strategy: PhantomData<fn() -> S>,
+    _thread: ThisThreadOnly,
 }
 
 impl<'a, T: Pooled, S, B: Storage> Lender<'a, T, S, B> {
     pub(crate) fn new(books: BooksView<'a, T, B>) -> Self {
         Self {
-            books,
+            books: Beside(books),
             strategy: PhantomData,
+            _thread: ThisThreadOnly::new(),
         }
     }
 
@@ -160,7 +163,7 @@ impl<'a, T: Pooled, S, B: Storage> Lender<'a, T, S, B> {
     /// ```
     pub fn iter(&self) -> LenderIter<'_, T> {
         LenderIter {
-            walk: LenderWalk::new(&self.books),
+            walk: LenderWalk::new(&self.books.0),
         }
     }
 
@@ -179,7 +182,7 @@ impl<'a, T: Pooled, S, B: Storage> Lender<'a, T, S, B> {
     /// ```
     pub fn values(&self) -> LenderValues<'_, T> {
         LenderValues {
-            walk: LenderWalk::new(&self.books),
+            walk: LenderWalk::new(&self.books.0),
         }
     }
 

@@ -40,17 +40,20 @@ pub struct InlineSlots<T, const N: usize, const W: usize> {
     offset: u32,
 }
 
-impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
+impl<const N: usize, const W: usize> Inline<N, W> {
     /// `W` words of occupancy bits, one bit per slot: what `Inline<N, W>` asks, checked
     /// whenever the storage is made (by `Pool::new` or a load), since the hot paths trust it.
+    /// On `Inline`, the type the user wrote, which the compiler names if it fails.
     const WORDS_COVER_SLOTS: () = assert!(
         W == N.div_ceil(64),
         "`Inline<N, W>`: `W` must be `N.div_ceil(64)`, the number of 64-bit words of \
          occupancy bits for `N` slots (the derive computes it)"
     );
+}
 
+impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
     pub(crate) const fn new() -> Self {
-        let () = Self::WORDS_COVER_SLOTS;
+        let () = Inline::<N, W>::WORDS_COVER_SLOTS;
         Self {
             objects: [const { MaybeUninit::uninit() }; N],
             words: [0; N],
