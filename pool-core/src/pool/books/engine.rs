@@ -281,7 +281,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
                     if place.vacate(retired_at) {
                         counts.retire();
                     } else {
-                        free.push(base + at);
+                        free.push_freed(base + at);
                     }
                 },
             );
