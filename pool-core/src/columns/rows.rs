@@ -125,16 +125,6 @@ impl<'a, F: ColumnFields + 'a> RowsMut<'a, F> {
         Some(unsafe { F::slice_row_unchecked_mut(self.slices, index) })
     }
 
-    /// The start of each column and their length, for a lender: pointers, so that the rows
-    /// are reached through them alone from here on.
-    #[inline]
-    pub(crate) fn raw(self) -> RawRows<F> {
-        RawRows {
-            ptrs: F::ptrs(self.slices),
-            len: self.len,
-        }
-    }
-
     #[cfg(any(test, feature = "rayon"))]
     #[inline]
     pub(crate) fn len(&self) -> usize {
