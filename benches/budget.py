@@ -7,7 +7,9 @@
 Each line of the input is gungraun's JSON summary of one benchmark (function `churn`, id
 `pooling`...). Every case has a baseline `<peer>_base` that builds the same container and runs no
 operation; the figure per operation is (Ir - Ir of the baseline) / operations. Prints the table
-of every peer's figures and exits 1 if pooling exceeds a budget. Python 3.11 stdlib only.
+of every peer's figures and exits 1 if pooling exceeds a budget, or if a lease through a fresh
+lender takes more than its budget's times a create and release (`lease`). Python 3.11 stdlib
+only.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ WORKLOADS = {
     "frame": (1, "frame"),
     "reuse": (16, "object"),
 }
+# Operations of the `lease` case, which budgets.toml ties to create and release.
+LEASES = 1024
 
 
 def instructions(path: Path) -> dict[tuple[str, str], int]:
@@ -77,6 +81,22 @@ def main() -> int:
         failures.append(
             f"get: pooling takes {over:.2f} instructions per lookup more than slotmap, "
             f"over the {allowed} allowed"
+        )
+    # A lease and its give-back through a fresh lender against a create and a release, on one
+    # pool in the same run (benches/callgrind.rs, `lease`).
+    lease, create_release = (
+        (counts[("lease", id)] - counts[("lease", f"{id}_base")]) / LEASES
+        for id in ("pooling", "create_release")
+    )
+    ratio = lease / create_release
+    allowed = budgets["relative"]["lease_over_create_release"]
+    print(
+        f"\nlease through a fresh lender: {lease:.2f} instructions, "
+        f"{ratio:.2f} x create and release ({create_release:.2f}); allowed {allowed} x"
+    )
+    if ratio > allowed:
+        failures.append(
+            f"lease: {ratio:.2f} x create and release, over the {allowed} x allowed"
         )
     for failure in failures:
         print(f"budget exceeded: {failure}", file=sys.stderr)
