@@ -17,6 +17,7 @@
 
 use gungraun::{library_benchmark, library_benchmark_group, main};
 use pooling_benches::particle::{Heavy, HeavyPool, NAMES, Owner, ParticlePool};
+use pooling_benches::reuse::Recycling;
 use pooling_benches::small::{self, Mote, MotePool, SmallPeer};
 use pooling_benches::{
     Bursts, CAPACITY, CHURN_CAPACITY, CHURN_STEPS, Churn, Container, LOOKUPS, Lookups, Occupancy,
@@ -138,6 +139,7 @@ fn frame_setup(peer: &str, frames: usize) -> Run {
 }
 
 fn reuse_setup(peer: &str, rounds: usize) -> Run {
+    let held = NAMES.len();
     fn run<R: Reuse + 'static>(rounds: usize, mut peer: R) -> Run {
         let owner = Rc::new(Owner { name: "emitter" });
         let mut held = Vec::with_capacity(NAMES.len());
@@ -151,9 +153,15 @@ fn reuse_setup(peer: &str, rounds: usize) -> Run {
     }
     match peer {
         "pooling" => run(rounds, HeavyPool::new()),
-        "slab" => run(rounds, slab::Slab::<Heavy>::with_capacity(NAMES.len())),
-        "slotmap" => run(rounds, SlotMap::with_capacity(NAMES.len())),
-        "dense_slotmap" => run(rounds, DenseSlotMap::with_capacity(NAMES.len())),
+        "slab" => run(
+            rounds,
+            Recycling::new(slab::Slab::<Heavy>::with_capacity(held), held),
+        ),
+        "slotmap" => run(rounds, Recycling::new(SlotMap::with_capacity(held), held)),
+        "dense_slotmap" => run(
+            rounds,
+            Recycling::new(DenseSlotMap::with_capacity(held), held),
+        ),
         other => panic!("no peer {other}"),
     }
 }

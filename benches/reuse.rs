@@ -4,11 +4,14 @@
 //! into the option), then releases all 16.
 //!
 //! A pool that resets in place keeps the buffers' capacity, so after the first round it
-//! allocates nothing; the peers that build fresh objects allocate both buffers every time.
+//! allocates nothing. So do slab and slotmap's maps as a user who reuses heavy objects keeps
+//! them (`Recycling`: removed objects cleared and kept for the next insert), so that their
+//! figures are the containers', not the allocator's; `box` builds a fresh object with fresh
+//! buffers every time, and is the one peer whose figure is the allocator's.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pooling_benches::particle::{Heavy, HeavyPool, NAMES, Owner};
-use pooling_benches::reuse::Fresh;
+use pooling_benches::reuse::{Fresh, Recycling};
 use pooling_benches::{Group, Reuse, workload};
 use slotmap::{DenseSlotMap, SlotMap};
 use std::rc::Rc;
@@ -26,9 +29,17 @@ fn reuse(c: &mut Criterion) {
     bench(g, owner, sharded_slab::Pool::<Heavy>::new());
     bench(g, owner, &lifeguard::Pool::<Heavy>::with_size(HELD));
     bench(g, owner, &object_pool::Pool::new(HELD, Heavy::default));
-    bench(g, owner, slab::Slab::<Heavy>::with_capacity(HELD));
-    bench(g, owner, SlotMap::with_capacity(HELD));
-    bench(g, owner, DenseSlotMap::with_capacity(HELD));
+    bench(
+        g,
+        owner,
+        Recycling::new(slab::Slab::<Heavy>::with_capacity(HELD), HELD),
+    );
+    bench(g, owner, Recycling::new(SlotMap::with_capacity(HELD), HELD));
+    bench(
+        g,
+        owner,
+        Recycling::new(DenseSlotMap::with_capacity(HELD), HELD),
+    );
     group.finish();
 }
 

@@ -3,6 +3,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
+#[cfg(all(
+    feature = "alloc",
+    any(target_has_atomic = "32", feature = "portable-atomic")
+))]
+pub use pool_core::OwnedSyncLease;
 pub use pool_core::{
     CloneFields, ColumnEvictable, ColumnFields, ColumnIter, ColumnIterMut, ColumnLease,
     ColumnLender, ColumnLenderIter, ColumnLenderValues, ColumnPool, ColumnRuns, ColumnRunsMut,
@@ -15,10 +20,10 @@ pub use pool_core::{
 };
 #[cfg(all(feature = "alloc", feature = "serde"))]
 pub use pool_core::{LoadFields, SaveFields};
-#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
-pub use pool_core::{OwnedSyncLease, SyncGuard, SyncIter, SyncLease, SyncPool};
 #[cfg(feature = "rayon")]
 pub use pool_core::{ParIter, ParIterMut, ParValues, ParValuesMut};
+#[cfg(any(target_has_atomic = "32", feature = "portable-atomic"))]
+pub use pool_core::{SyncGuard, SyncIter, SyncLease, SyncPool};
 pub use pool_derive::{Pooled, Reset};
 
 /// Every compile error the derives and the pools' borrow rules cause, with what to do about it.

@@ -459,3 +459,128 @@ fn a_load_allocates_a_small_multiple_of_its_input() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Column pools' saves (issue 38, item 4): the books first, then each row loaded into its live
+// slot, no more rows than the books declare live.
+
+/// 8 KiB in memory, a number in a save: a field a load expands, as a tile map from its seed.
+struct Page(Vec<u8>);
+
+impl pooling::Reset for Page {
+    fn reset(&mut self) {
+        self.0.clear();
+    }
+
+    fn blank() -> Self {
+        Page(Vec::new())
+    }
+}
+
+impl Serialize for Page {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u16(self.0.first().map_or(0, |&b| u16::from(b) + 256))
+    }
+}
+
+impl<'de> Deserialize<'de> for Page {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let seed = u16::deserialize(deserializer)?;
+        Ok(Page(vec![seed.to_le_bytes()[0]; 8192]))
+    }
+}
+
+#[derive(Pooled)]
+#[pool(size = 4, layout = columns)]
+struct Chapter {
+    page: Page,
+}
+
+/// Fields that take no room, so that rows take no input in a format that does not describe
+/// itself.
+#[derive(Pooled)]
+#[pool(size = 4, layout = columns)]
+struct Tick {
+    nothing: (),
+}
+
+/// Bytes a load may hold at most for `input` bytes of save: a small multiple, and room for the
+/// few rows of 8 KiB it reads before it refuses.
+fn column_load_bound(input: usize) -> u64 {
+    (4 * input + 64 * 1024) as u64
+}
+
+/// The probe of issue 38: 80 KB of postcard, one live slot and 40,000 rows of an 8 KiB field,
+/// held 763 MiB before the load compared the rows with the live slots. Now the second row is
+/// refused as it is read.
+#[test]
+fn a_column_save_with_more_rows_than_live_slots_is_refused_within_its_input() {
+    let mut pool = ChapterPool::new();
+    pool.create(|c| c.page.0.push(7)).unwrap();
+    let whole = postcard::to_allocvec(&pool).unwrap();
+    // The row count (one) and the row (263, two bytes) end the save.
+    let books = &whole[..whole.len() - 3];
+    assert_eq!(&whole[books.len()..], [1, 0x87, 0x02]);
+    // 40,000 as a varint, seven bits a byte, the lowest first.
+    let mut save = [books, &[0xc0, 0xb8, 0x02]].concat();
+    for _ in 0..40_000 {
+        save.extend([0x87, 0x02]);
+    }
+    assert!(save.len() > 80_000, "{} bytes", save.len());
+    let info = allocation_counter::measure(|| {
+        let error = postcard::from_bytes::<ChapterPool>(&save).err().unwrap();
+        assert_eq!(error, postcard::Error::SerdeDeCustom);
+    });
+    assert!(
+        info.bytes_max < column_load_bound(save.len()),
+        "{} bytes at most for {} bytes of input",
+        info.bytes_max,
+        save.len()
+    );
+    let loaded: ChapterPool = postcard::from_bytes(&whole).unwrap();
+    assert_eq!(loaded.values().map(|c| c.page.0.len()).sum::<usize>(), 8192);
+}
+
+/// The same in JSON with the rows first (360 KB held 769 MiB): rows are read only once the
+/// books have said how many there are.
+#[test]
+fn a_column_save_with_its_rows_before_its_books_is_refused_within_its_input() {
+    let mut pool = ChapterPool::new();
+    pool.create(|c| c.page.0.push(7)).unwrap();
+    let books = serde_json::to_value(&pool).unwrap()["books"].to_string();
+    let rows = vec!["[263]"; 60_000].join(",");
+    let save = format!(r#"{{"rows":[{rows}],"books":{books}}}"#);
+    assert!(save.len() > 360_000, "{} bytes", save.len());
+    let info = allocation_counter::measure(|| {
+        let error = serde_json::from_str::<ChapterPool>(&save).err().unwrap();
+        assert!(error.to_string().contains("before the books"), "{error}");
+    });
+    assert!(
+        info.bytes_max < column_load_bound(save.len()),
+        "{} bytes at most for {} bytes of input",
+        info.bytes_max,
+        save.len()
+    );
+    // In the order the pool writes them, the same books and one row load.
+    let save = format!(r#"{{"books":{books},"rows":[[263]]}}"#);
+    let loaded: ChapterPool = serde_json::from_str(&save).unwrap();
+    assert_eq!(loaded.len(), 1);
+    loaded.check_consistency().unwrap();
+}
+
+/// A postcard save claiming `u64::MAX` rows of fields that take no input: a debug build never
+/// returned; the load stops at the live slots' count, here none.
+#[test]
+fn a_column_save_claiming_endless_zero_sized_rows_is_refused_at_once() {
+    let pool = TickPool::new();
+    let mut save = postcard::to_allocvec(&pool).unwrap();
+    assert_eq!(save.pop(), Some(0), "the rows' count ends the save");
+    save.extend([0xff; 9]);
+    save.push(0x01);
+    let info = allocation_counter::measure(|| {
+        assert!(postcard::from_bytes::<TickPool>(&save).is_err());
+    });
+    assert!(info.bytes_max < column_load_bound(save.len()));
+    let loaded: TickPool = postcard::from_bytes(&postcard::to_allocvec(&pool).unwrap()).unwrap();
+    assert_eq!(loaded.len(), 0);
+}

@@ -207,3 +207,36 @@ fn a_threads_first_use_of_a_sync_pool_allocates_nothing() {
     assert_eq!(info.count_total, 0, "{info:?}");
     assert_eq!(pool.stats().created, 1);
 }
+
+#[derive(Pooled)]
+#[pool(size = 256, layout = columns)]
+struct Spark {
+    x: f32,
+    y: f32,
+    frames_left: u32,
+}
+
+#[derive(Pooled)]
+#[pool(size = 256, storage = inline)]
+struct Chirp {
+    pitch: u16,
+}
+
+/// What `new()` allocates, exactly as the docs say: a heap pool four blocks (its objects, their
+/// slots' words, a bit per slot, the free list), a sync pool two (its slots, the free stacks),
+/// a column pool one per column beside the books' three (words, bits, free list) and an inline
+/// pool none; each the pool's size, whatever the size. Objects whose blank value allocates add
+/// their own (none here).
+#[test]
+fn new_makes_the_allocations_the_docs_count() {
+    let count = |build: &dyn Fn()| allocation_counter::measure(build).count_total;
+    assert_eq!(count(&|| drop(ParticlePool::new())), 4, "Pool");
+    assert_eq!(count(&|| drop(ParticlePool::with_capacity(10_000))), 4);
+    assert_eq!(count(&|| drop(JobPool::new())), 2, "SyncPool");
+    assert_eq!(
+        count(&|| drop(SparkPool::new())),
+        3 + 3,
+        "ColumnPool of 3 fields"
+    );
+    assert_eq!(count(&|| drop(ChirpPool::new())), 0, "an inline Pool");
+}

@@ -241,6 +241,77 @@ fn a_panicking_drop_while_shrink_frees_chunks_leaves_the_pool_consistent() {
     );
 }
 
+#[derive(Pooled)]
+#[pool(size = 2, on_full = grow, max = 32, layout = columns)]
+struct Crate {
+    id: u32,
+    #[pool(keep)]
+    _fuse: Fuse,
+}
+
+/// Every way a column pool reaches its rows: handle by handle with `get`, and the walks.
+fn column_walks(pool: &mut CratePool) -> [Vec<(Option<usize>, u32)>; 5] {
+    let by_get = (pool.iter().map(|(h, _)| h).collect::<Vec<_>>().into_iter())
+        .map(|h| (Some(h.index()), *pool.get(h).expect("a live handle").id))
+        .collect();
+    let iter = pool.iter().map(|(h, c)| (Some(h.index()), *c.id)).collect();
+    let values = pool.values().map(|c| (None, *c.id)).collect();
+    let runs = (pool.runs())
+        .flat_map(|run| run.id.iter().map(|&id| (None, id)).collect::<Vec<_>>())
+        .collect();
+    let runs_mut = (pool.runs_mut())
+        .flat_map(|run| run.id.iter().map(|&id| (None, id)).collect::<Vec<_>>())
+        .collect();
+    [by_get, iter, values, runs, runs_mut]
+}
+
+#[test]
+fn a_panicking_drop_while_a_column_pool_shrinks_leaves_every_walk_on_the_live_rows() {
+    let mut pool = CratePool::new();
+    let handles: Vec<_> = (0..14)
+        .map(|i| pool.create(|c| *c.id = i).unwrap())
+        .collect();
+    assert_eq!((pool.capacity(), pool.stats().chunks), (16, 4));
+    // The chunks [2, 4) and [4, 8) emptied; [0, 2) and [8, 16) keep objects.
+    for &handle in &handles[1..8] {
+        pool.release(handle).unwrap();
+    }
+    let kept: Vec<(usize, u32)> = (handles.iter().enumerate())
+        .filter(|&(i, _)| i == 0 || i >= 8)
+        .map(|(i, h)| (h.index(), u32::try_from(i).unwrap()))
+        .collect();
+    FAIL_DROP.set(true);
+    let result = catch_unwind(AssertUnwindSafe(|| pool.shrink()));
+    assert!(result.is_err(), "the drop's panic reaches the caller");
+    assert!(!FAIL_DROP.get(), "the drop ran");
+
+    let stats = pool.stats();
+    assert_eq!((stats.capacity, stats.chunks, stats.live), (10, 2, 7));
+    pool.check_consistency().unwrap();
+    let ids: Vec<u32> = kept.iter().map(|&(_, id)| id).collect();
+    let [by_get, iter, values, runs, runs_mut] = column_walks(&mut pool);
+    let with_slots: Vec<_> = kept.iter().map(|&(at, id)| (Some(at), id)).collect();
+    assert_eq!(by_get, with_slots);
+    assert_eq!(iter, with_slots);
+    for walk in [values, runs, runs_mut] {
+        assert_eq!(walk.into_iter().map(|(_, id)| id).collect::<Vec<_>>(), ids);
+    }
+    // Grown again into the positions given back, each new row is reached at its handle.
+    let again: Vec<_> = (100..109)
+        .map(|i| (pool.create(|c| *c.id = i).unwrap(), i))
+        .collect();
+    assert_eq!(pool.capacity(), 16);
+    for (h, id) in again {
+        assert_eq!(pool.get(h).map(|c| *c.id), Some(id));
+    }
+    let [by_get, iter, values, runs, runs_mut] = column_walks(&mut pool);
+    assert_eq!(by_get, iter);
+    let ids: Vec<u32> = iter.iter().map(|&(_, id)| id).collect();
+    for walk in [values, runs, runs_mut] {
+        assert_eq!(walk.into_iter().map(|(_, id)| id).collect::<Vec<_>>(), ids);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // A panic in every user hook, at every entry point that runs it: the pool stays whole.
 

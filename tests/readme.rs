@@ -106,6 +106,39 @@ fn the_readme_quotes_what_runs() {
     );
 }
 
+/// The server the README shows compiles as shown: its region starts with every `use` it needs,
+/// and is the whole of its module's own code (`examples/echo/src/readme.rs`, whose checking
+/// client is a child module), so a name the README does not import would not compile there.
+#[test]
+fn the_readme_server_shows_its_use_lines() {
+    let server = quoted("examples/echo/src/readme.rs#server");
+    let uses: Vec<&str> = server
+        .lines()
+        .take_while(|l| l.starts_with("use "))
+        .collect();
+    for name in [
+        "Pooled",
+        "Arc",
+        "TcpListener",
+        "AsyncReadExt",
+        "AsyncWriteExt",
+        "io;",
+    ] {
+        assert!(
+            uses.iter().any(|line| line.contains(name)),
+            "the README's server imports {name}: {uses:?}"
+        );
+    }
+    let file = fs::read_to_string(root().join("examples/echo/src/readme.rs")).expect("readme.rs");
+    let outside = file
+        .lines()
+        .skip_while(|line| line.trim() != "// ANCHOR_END: server")
+        .take_while(|line| !line.starts_with("mod "))
+        .filter(|line| line.starts_with("use "))
+        .count();
+    assert_eq!(outside, 0, "no `use` outside the region serves the server");
+}
+
 #[test]
 fn the_expansion_shown_is_of_the_flagship_examples_struct() {
     let input = root().join("pool-derive/tests/expand/particles.rs");

@@ -151,11 +151,24 @@ fn exercise<T: Pooled, S, B: Storage>(
         }
     }
     pool.check_consistency().unwrap();
-    // A lease forgotten: its slot stays lent.
-    let _ = pool.lender().try_acquire(|_| {}).map(std::mem::forget);
-    pool.check_consistency().unwrap();
+    // A lease forgotten: its slot stays lent. There is one whenever a slot is free (every
+    // other object was just released), and none only when none is.
+    let free = pool.stats().free;
+    let forgotten = pool.lender().try_acquire(|_| {}).map(std::mem::forget);
+    assert_eq!(
+        forgotten.is_ok(),
+        free > 0,
+        "a lease from a pool with {free} free"
+    );
+    let lent = usize::from(forgotten.is_ok());
+    assert_eq!(pool.stats().leased, lent);
     pool.check_consistency().unwrap();
     pool.release_all();
+    assert_eq!(
+        pool.stats().leased,
+        lent,
+        "the forgotten lease's slot stays lent"
+    );
     pool.check_consistency().unwrap();
     assert!(pool.is_empty());
 }

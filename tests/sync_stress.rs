@@ -1,4 +1,4 @@
-//! A stress test of `SyncPool`: 8 threads (more than this machine has cores) mix creates, gets,
+//! A stress test of `SyncPool`, on the heap and inline in a `static`: 8 threads (more than this machine has cores) mix creates, gets,
 //! releases, leases and hand-overs of objects between threads, and every object is accounted for
 //! at the end: the pool's counts, each object's content against the handle and the thread that
 //! made it, and an `Arc` held by exactly the live objects.
@@ -6,7 +6,7 @@
 //! 10⁷ operations in release mode (`cargo test -p pooling-tests --release --test sync_stress`, in `.ci/run`),
 //! 10⁵ in debug, a few hundred under Miri.
 
-use pooling::{Handle, Pooled};
+use pooling::{Fail, Handle, Inline, Pooled, Storage, SyncPool};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread;
@@ -59,9 +59,9 @@ fn check(request: &Request, handle: Handle<Request>) {
     assert!(request.token.is_some());
 }
 
-fn work(
+fn work<B: Storage>(
     thread: usize,
-    pool: &RequestPool,
+    pool: &SyncPool<Request, Fail, B>,
     mailboxes: &[AtomicU64],
     token: &Arc<()>,
     start: &Barrier,
@@ -127,16 +127,27 @@ fn work(
     tally
 }
 
+/// The same objects inside a `static` pool, with no allocation of its own.
+static INLINE: SyncPool<Request, Fail, Inline<512, 8>> = SyncPool::<_, _, Inline<512, 8>>::new();
+
 #[test]
 fn eight_threads_and_every_object_accounted_for() {
-    let pool = RequestPool::new();
+    every_object_accounted_for(&RequestPool::new());
+}
+
+#[test]
+fn eight_threads_on_a_static_inline_pool_and_every_object_accounted_for() {
+    every_object_accounted_for(&INLINE);
+}
+
+fn every_object_accounted_for<B: Storage>(pool: &SyncPool<Request, Fail, B>) {
     let mailboxes: Vec<AtomicU64> = (0..MAILBOXES).map(|_| AtomicU64::new(0)).collect();
     let token = Arc::new(());
     let start = Barrier::new(THREADS);
     let tallies: Vec<Tally> = thread::scope(|s| {
         let workers: Vec<_> = (0..THREADS)
             .map(|thread| {
-                let (pool, mailboxes, token, start) = (&pool, &mailboxes, &token, &start);
+                let (mailboxes, token, start) = (&mailboxes, &token, &start);
                 s.spawn(move || work(thread, pool, mailboxes, token, start))
             })
             .collect();

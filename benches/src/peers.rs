@@ -1,6 +1,6 @@
 //! Every peer's [`Peer`], [`Release`] and [`Container`], each method one call into the peer.
-//! Keys pass through `black_box` on their way in, so that no release-then-create is folded into
-//! one overwrite and no lookup is hoisted out of a loop. Every peer's `create` and `release` are
+//! Keys go in and out as a user's code passes them, through no `black_box`. Every peer's
+//! `create` and `release` are
 //! `#[inline(always)]`, as a user's loop has them: left to the inliner, one build of the
 //! callgrind suite called pooling's `release` out of line (86 instructions a churn step) where
 //! another inlined it (78).
@@ -16,7 +16,6 @@ use crate::{Occupancy, Spawn};
 use pooling::Handle;
 use slotmap::{DefaultKey, DenseSlotMap, Key, SlotMap};
 use std::borrow::Borrow;
-use std::hint::black_box;
 use std::ops::Deref;
 
 impl Peer for ParticlePool {
@@ -28,14 +27,14 @@ impl Peer for ParticlePool {
     }
     #[inline]
     fn get<'a>(&'a self, key: &'a Self::Key) -> Option<impl Deref<Target = Particle> + 'a> {
-        ParticlePool::get(self, black_box(*key))
+        ParticlePool::get(self, *key)
     }
 }
 
 impl Release for ParticlePool {
     #[inline(always)]
     fn release(&mut self, key: &mut Self::Key) {
-        ParticlePool::release(self, black_box(*key)).unwrap();
+        ParticlePool::release(self, *key).unwrap();
     }
 }
 
@@ -75,14 +74,14 @@ macro_rules! growable {
             }
             #[inline]
             fn get<'a>(&'a self, key: &'a Self::Key) -> Option<impl Deref<Target = Particle> + 'a> {
-                <$type>::get(self, black_box(*key))
+                <$type>::get(self, *key)
             }
         }
 
         impl Release for $type {
             #[inline(always)]
             fn release(&mut self, key: &mut Self::Key) {
-                let ($this, $k) = (self, black_box(*key));
+                let ($this, $k) = (self, *key);
                 $remove;
             }
         }
@@ -156,14 +155,14 @@ impl Peer for sharded_slab::Pool<Particle> {
     }
     #[inline]
     fn get<'a>(&'a self, key: &'a Self::Key) -> Option<impl Deref<Target = Particle> + 'a> {
-        sharded_slab::Pool::get(self, black_box(*key))
+        sharded_slab::Pool::get(self, *key)
     }
 }
 
 impl Release for sharded_slab::Pool<Particle> {
     #[inline(always)]
     fn release(&mut self, key: &mut Self::Key) {
-        assert!(self.clear(black_box(*key)));
+        assert!(self.clear(*key));
     }
 }
 
@@ -188,7 +187,7 @@ impl<'p> Peer for &'p lifeguard::Pool<Particle> {
 impl Release for &lifeguard::Pool<Particle> {
     #[inline(always)]
     fn release(&mut self, key: &mut Self::Key) {
-        drop(black_box(key.take()));
+        drop(key.take());
     }
 }
 
@@ -213,7 +212,7 @@ impl<'p> Peer for &'p object_pool::Pool<Particle> {
 impl Release for &object_pool::Pool<Particle> {
     #[inline(always)]
     fn release(&mut self, key: &mut Self::Key) {
-        drop(black_box(key.take()));
+        drop(key.take());
     }
 }
 
@@ -236,7 +235,7 @@ impl Peer for Boxes {
 impl Release for Boxes {
     #[inline(always)]
     fn release(&mut self, key: &mut Self::Key) {
-        drop(black_box(key.take()));
+        drop(key.take());
     }
 }
 
@@ -252,14 +251,14 @@ macro_rules! seed {
             }
             #[inline]
             fn get<'a>(&'a self, key: &'a Self::Key) -> Option<impl Deref<Target = Particle> + 'a> {
-                <$type>::get(self, black_box(*key))
+                <$type>::get(self, *key)
             }
         }
 
         impl Release for $type {
             #[inline(always)]
             fn release(&mut self, key: &mut Self::Key) {
-                <$type>::release(self, black_box(*key));
+                <$type>::release(self, *key);
             }
         }
 
@@ -300,7 +299,7 @@ macro_rules! dense {
             }
             #[inline]
             fn get<'a>(&'a self, key: &'a Self::Key) -> Option<impl Deref<Target = Particle> + 'a> {
-                (self.as_slice().get(black_box(*key))).map(Borrow::<Particle>::borrow)
+                (self.as_slice().get(*key)).map(Borrow::<Particle>::borrow)
             }
         }
 

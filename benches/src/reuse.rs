@@ -114,27 +114,48 @@ impl<'p> Reuse for &'p object_pool::Pool<Heavy> {
     }
 }
 
-/// The containers that store values: each acquire inserts a freshly built object (allocating
-/// its buffers), each release removes and drops it.
-macro_rules! by_value {
-    ($type:ty, $name:literal, $key:ty) => {
-        impl Reuse for $type {
+/// A container of values as a user keeps one to reuse heavy objects: the objects it removes,
+/// cleared (keeping their buffers' capacity), wait in `spare` for the next insert, so that after
+/// the first round no buffer is allocated and the figure is the container's, not the allocator's.
+pub struct Recycling<C> {
+    container: C,
+    spare: Vec<Heavy>,
+}
+
+impl<C> Recycling<C> {
+    /// `container`, with room for `held` spare objects.
+    pub fn new(container: C, held: usize) -> Self {
+        Self {
+            container,
+            spare: Vec::with_capacity(held),
+        }
+    }
+}
+
+/// Each acquire inserts a spare object (a new one while there is none), filled; each release
+/// removes the object, clears it and keeps it for the next acquire.
+macro_rules! recycling {
+    ($type:ty, $name:literal, $key:ty, |$removed:ident| $object:expr) => {
+        impl Reuse for Recycling<$type> {
             const NAME: &'static str = $name;
             type Held = $key;
             #[inline]
             fn acquire(&mut self, name: &'static str, owner: &Rc<Owner>) -> Self::Held {
-                let mut object = Heavy::default();
+                let mut object = self.spare.pop().unwrap_or_default();
                 object.fill(name, owner);
-                self.insert(object)
+                self.container.insert(object)
             }
             #[inline]
             fn release(&mut self, held: Self::Held) {
-                drop(self.remove(held));
+                let $removed = self.container.remove(held);
+                let mut object: Heavy = $object;
+                object.clear();
+                self.spare.push(object);
             }
         }
     };
 }
 
-by_value!(slab::Slab<Heavy>, "slab", usize);
-by_value!(SlotMap<DefaultKey, Heavy>, "slotmap", DefaultKey);
-by_value!(DenseSlotMap<DefaultKey, Heavy>, "dense_slotmap", DefaultKey);
+recycling!(slab::Slab<Heavy>, "slab", usize, |removed| removed);
+recycling!(SlotMap<DefaultKey, Heavy>, "slotmap", DefaultKey, |removed| removed.unwrap());
+recycling!(DenseSlotMap<DefaultKey, Heavy>, "dense_slotmap", DefaultKey, |removed| removed.unwrap());

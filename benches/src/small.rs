@@ -6,7 +6,6 @@ use crate::workload::CHECKED;
 use crate::{CHURN_LIVE, Churn, Step};
 use pooling::{Handle, Pooled};
 use slotmap::{DefaultKey, DenseSlotMap, SlotMap};
-use std::hint::black_box;
 
 /// 24 bytes of plain data.
 #[derive(Pooled, Clone, Copy, Debug, Default, PartialEq)]
@@ -96,13 +95,14 @@ macro_rules! slotmap_peer {
 slotmap_peer!(SlotMap<DefaultKey, Mote>, "slotmap");
 slotmap_peer!(DenseSlotMap<DefaultKey, Mote>, "dense_slotmap");
 
-/// One iteration of the small churn: the particle churn's steps, on motes.
-#[inline]
+/// One iteration of the small churn: the particle churn's steps, on motes, as a user writes
+/// them.
+#[inline(never)]
 pub fn churn<P: SmallPeer>(peer: &mut P, live: &mut [P::Key], steps: &[Step]) {
     for step in steps {
         let key = &mut live[step.position];
-        peer.release(black_box(*key));
-        *key = black_box(peer.create(Mote::new(step.spawn.frames_left)));
+        peer.release(*key);
+        *key = peer.create(Mote::new(step.spawn.frames_left));
     }
 }
 

@@ -2,7 +2,8 @@
 //! first byte picks the pool (one per full-pool strategy, an inline one, one of an enum, a sync
 //! pool driven single-threaded, and a column pool beside its twin in the default layout, as
 //! `tests/column_twin.rs` runs them), every five bytes after it make one operation: panics in
-//! user hooks and mutated saves among them.
+//! user hooks (a field's `Drop` as `shrink` frees a chunk among them), forgotten leases, clones
+//! and saves compared with the pool and carried on with, and mutated saves among them.
 
 #![no_main]
 

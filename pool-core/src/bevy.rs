@@ -1,11 +1,14 @@
 //! With the `bevy` feature, a pool is a `bevy_ecs` [`Resource`] as it is:
 //! `world.insert_resource(BulletPool::new())`, then `Res<BulletPool>` in the systems that read
 //! it and `ResMut<BulletPool>` in those that change it, with no newtype around it (which the
-//! orphan rule would force on every game). These are the impls `#[derive(Resource)]` writes: a
+//! orphan rule would force on every game). So is every pool type the derive makes: a
+//! [`Pool`] of either storage, a [`SyncPool`](crate::SyncPool) and a
+//! [`ColumnPool`](crate::ColumnPool) of either storage, so that a game switching a struct to
+//! `layout = columns` keeps its systems' parameters. These are the impls `#[derive(Resource)]` writes: a
 //! resource is a component, kept in a sparse set, that requires `IsResource`. Bounded by what a
 //! resource must be, `Send + Sync + 'static`, whatever makes the pool so.
 
-use crate::{Pool, Pooled, Storage};
+use crate::{ColumnPool, ColumnStorage, Columnar, Pool, Pooled, Storage};
 use bevy_ecs::component::{
     Component, ComponentId, Mutable, RequiredComponentsRegistrator, StorageType,
 };
@@ -38,7 +41,10 @@ macro_rules! resource {
     )+};
 }
 
-resource!(Pool<T, S, B> => [T: Pooled, S, B: Storage]);
+resource!(
+    Pool<T, S, B> => [T: Pooled, S, B: Storage],
+    ColumnPool<P, S, B> => [P: Columnar, S, B: ColumnStorage],
+);
 
-#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
-resource!(crate::SyncPool<T, S> => [T: Pooled, S]);
+#[cfg(any(target_has_atomic = "32", feature = "portable-atomic"))]
+resource!(crate::SyncPool<T, S, B> => [T: Pooled, S, B: Storage]);

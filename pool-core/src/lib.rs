@@ -52,8 +52,9 @@ mod reset;
 mod slot;
 mod storage;
 mod strategy;
-// Lock-free: one 64-bit compare-and-swap per slot state change, and slots on the heap.
-#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
+// Lock-free: one compare-and-swap per slot state change, on 64-bit words where the target has
+// them, else 32-bit ones; through `portable-atomic` on cores without compare-and-swap.
+#[cfg(any(target_has_atomic = "32", feature = "portable-atomic"))]
 mod sync;
 
 #[doc(hidden)]
@@ -85,8 +86,13 @@ pub use crate::reset::Reset;
 pub use crate::slot::handle::Handle;
 pub use crate::storage::{Heap, Inline, Storage};
 pub use crate::strategy::{Evict, Fail, Grow, Panic};
-#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
-pub use crate::sync::{OwnedSyncLease, SyncGuard, SyncIter, SyncLease, SyncPool};
+#[cfg(all(
+    feature = "alloc",
+    any(target_has_atomic = "32", feature = "portable-atomic")
+))]
+pub use crate::sync::OwnedSyncLease;
+#[cfg(any(target_has_atomic = "32", feature = "portable-atomic"))]
+pub use crate::sync::{SyncGuard, SyncIter, SyncLease, SyncPool};
 #[cfg(loom)]
 #[doc(hidden)]
 pub use crate::sync::{ThreadIds, thread_shard};

@@ -43,7 +43,7 @@ pub(crate) const fn retired_at(offset: u32) -> u32 {
 }
 
 /// Where the versions of the pool whose slots retire at `retired_at` start.
-#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
+#[cfg(any(target_has_atomic = "32", feature = "portable-atomic"))]
 #[inline]
 pub(crate) const fn offset_of(retired_at: u32) -> u32 {
     retired_at.wrapping_sub(RETIRED_VERSION)

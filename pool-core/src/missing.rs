@@ -13,7 +13,11 @@ pub use heap::AllocFeature;
 #[cfg(not(feature = "rayon"))]
 pub use parallel::RayonFeature;
 
-#[cfg(all(feature = "alloc", target_has_atomic = "64", not(feature = "async")))]
+#[cfg(all(
+    feature = "alloc",
+    any(target_has_atomic = "32", feature = "portable-atomic"),
+    not(feature = "async")
+))]
 pub use waiting::AsyncFeature;
 
 /// What a stand-in for a parallel walk returns: nothing can be done with it.
@@ -126,7 +130,11 @@ pub mod parallel {
     }
 }
 
-#[cfg(all(feature = "alloc", target_has_atomic = "64", not(feature = "async")))]
+#[cfg(all(
+    feature = "alloc",
+    any(target_has_atomic = "32", feature = "portable-atomic"),
+    not(feature = "async")
+))]
 /// Waiting for a slot, without `async`.
 pub mod waiting {
     use crate::{OwnedSyncLease, Pooled, SyncLease, SyncPool};

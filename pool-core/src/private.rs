@@ -1,11 +1,15 @@
 //! What generated code calls. Not public API: it changes without notice, which is why the
 //! `pooling` facade pins this crate to one exact version.
 
-#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
+#[cfg(any(target_has_atomic = "32", feature = "portable-atomic"))]
 pub use crate::SyncPool;
 #[cfg(not(feature = "alloc"))]
 pub use crate::missing::AllocFeature;
-#[cfg(all(feature = "alloc", target_has_atomic = "64", not(feature = "async")))]
+#[cfg(all(
+    feature = "alloc",
+    any(target_has_atomic = "32", feature = "portable-atomic"),
+    not(feature = "async")
+))]
 pub use crate::missing::AsyncFeature;
 pub use crate::missing::LendsThroughItsLender;
 // The stand-ins' modules, so that a compile error names a stand-in by this path
@@ -15,7 +19,11 @@ pub use crate::missing::heap;
 pub use crate::missing::lending;
 #[cfg(not(feature = "rayon"))]
 pub use crate::missing::parallel;
-#[cfg(all(feature = "alloc", target_has_atomic = "64", not(feature = "async")))]
+#[cfg(all(
+    feature = "alloc",
+    any(target_has_atomic = "32", feature = "portable-atomic"),
+    not(feature = "async")
+))]
 pub use crate::missing::waiting;
 #[cfg(not(feature = "rayon"))]
 pub use crate::missing::{MissingFeature, RayonFeature};
@@ -82,36 +90,43 @@ macro_rules! __require_heap {
     };
 }
 
-/// The type of a `sync` pool, `SyncPool<$args>` under the path `$krate` of the facade: a
-/// macro, so that where the pool cannot exist the alias is this one error (at `sync`, naming
-/// the feature) rather than a missing `SyncPool`.
-#[cfg(all(feature = "alloc", target_has_atomic = "64"))]
+/// The type of a `sync` pool, `SyncPool<$args>` under the path `$krate` of the facade, on the
+/// heap or (`inline`) not: a macro, so that where the pool cannot exist the alias is this one
+/// error (at `sync`, naming the feature) rather than a missing `SyncPool`.
+#[cfg(all(
+    feature = "alloc",
+    any(target_has_atomic = "32", feature = "portable-atomic")
+))]
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __sync_pool {
-    ([$($krate:tt)*] $($args:tt)*) => { $($krate)*::SyncPool<$($args)*> };
+    ($(inline)? [$($krate:tt)*] $($args:tt)*) => { $($krate)*::SyncPool<$($args)*> };
 }
 
 /// The type of a `sync` pool.
-#[cfg(not(feature = "alloc"))]
+#[cfg(all(
+    not(feature = "alloc"),
+    any(target_has_atomic = "32", feature = "portable-atomic")
+))]
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __sync_pool {
+    (inline [$($krate:tt)*] $($args:tt)*) => { $($krate)*::SyncPool<$($args)*> };
     ($($_:tt)*) => {
         ::core::compile_error!(
-            "a `sync` pool keeps its slots on the heap, which needs the `alloc` feature of `pooling`: add `features = [\"alloc\"]` (or `\"std\"`) to the `pooling` dependency, or remove `sync` and share an inline pool (`storage = inline`) behind your own lock"
+            "this `sync` pool keeps its slots on the heap (`storage = heap`, the default), which needs the `alloc` feature of `pooling`: add `features = [\"alloc\"]` (or `\"std\"`) to the `pooling` dependency, or keep the slots inside the pool, with no allocator, with `#[pool(storage = inline)]`"
         )
     };
 }
 
 /// The type of a `sync` pool.
-#[cfg(all(feature = "alloc", not(target_has_atomic = "64")))]
+#[cfg(not(any(target_has_atomic = "32", feature = "portable-atomic")))]
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __sync_pool {
     ($($_:tt)*) => {
         ::core::compile_error!(
-            "a `sync` pool needs 64-bit atomics, which this target does not have: remove `sync` and share the pool behind your own lock (a `spin::Mutex`, a critical section)"
+            "a `sync` pool needs compare-and-swap, which this target does not have: enable the `critical-section` feature of `pooling` and provide a critical section (cortex-m's `critical-section-single-core` feature, or your HAL's), or remove `sync` and share the pool behind your own lock"
         )
     };
 }

@@ -165,6 +165,33 @@ fn shrinking_gives_back_the_free_lists_room() {
     assert_eq!(pool.create_many(100, |_, _| {}), 100);
 }
 
+/// `create` raises the high water mark only when the free list is shorter than the floor it
+/// keeps; a lender, which may grow the pool and lend, makes the floor unknown. Here a lender
+/// grows a full pool and a lease becomes live; after it, the fourth object in use must raise the
+/// mark from 3 to 4 (a floor kept from before the growth, 0, would miss it).
+#[test]
+fn the_high_water_mark_follows_a_pool_grown_through_its_lender() {
+    let mut pool = Pool::<Probe, Grow>::with_capacity(2);
+    let a = pool.create(|p| p.value = 1).unwrap();
+    let _b = pool.create(|p| p.value = 2).unwrap();
+    {
+        let lender = pool.lender();
+        let lease = lender.acquire(|p| p.value = 3).unwrap();
+        let _kept = lease.into_handle();
+    }
+    assert!(pool.capacity() >= 4, "grew by more than one slot");
+    assert_eq!(pool.stats().high_water, 3);
+    pool.release(a).unwrap();
+    pool.create(|p| p.value = 4).unwrap();
+    assert_eq!(pool.stats().high_water, 3);
+    pool.create(|p| p.value = 5).unwrap();
+    assert_eq!((pool.len(), pool.stats().high_water), (4, 4));
+    let mut copy = pool.clone();
+    copy.create(|p| p.value = 6).unwrap();
+    assert_eq!(copy.stats().high_water, 5);
+    pool.check_consistency().unwrap();
+}
+
 /// Full words are walked whole (`WalkMut`): the mutable walks, by `next` and by `fold`, started
 /// fresh or part-way, yield what the shared walk does, on words full, partly full and empty,
 /// the last word short, and chunks grown past the first.

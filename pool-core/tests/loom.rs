@@ -378,3 +378,46 @@ fn iter_sees_only_whole_live_objects_while_another_thread_releases_and_creates()
         assert_eq!(seen, [(second, 2)]);
     });
 }
+
+/// An inline pool builds each object as its slot is first taken, and draws its versions then:
+/// two threads taking fresh slots at once each build their own, and agree on the versions.
+#[test]
+fn two_threads_build_an_inline_pool_on_first_use() {
+    use pool_core::{Fail, Inline};
+    type Inlined = SyncPool<Probe, Fail, Inline<2, 1>>;
+    model(3, || {
+        let pool = Arc::new(Inlined::new());
+        let workers: Vec<_> = (1..=2)
+            .map(|value| {
+                let pool = Arc::clone(&pool);
+                thread::spawn(move || {
+                    let handle = pool.create(|p| p.payload.push(value)).unwrap();
+                    assert_eq!(pool.get(handle).unwrap().payload, [value]);
+                    handle
+                })
+            })
+            .collect();
+        let handles: Vec<_> = workers.into_iter().map(|w| w.join().unwrap()).collect();
+        assert_ne!(handles[0].index(), handles[1].index());
+        // One draw of versions for the pool: every slot's first object has the same version.
+        assert_eq!(handles[0].version(), handles[1].version());
+        for handle in handles {
+            pool.release(handle).unwrap();
+        }
+        let stats = pool.stats();
+        assert_eq!(
+            (stats.live, stats.free, stats.created, stats.released),
+            (0, 2, 2, 2)
+        );
+        assert_eq!(total_resets_inline(&pool), 2);
+    });
+}
+
+/// `total_resets` of an inline pool.
+fn total_resets_inline(pool: &SyncPool<Probe, pool_core::Fail, pool_core::Inline<2, 1>>) -> u32 {
+    let (a, b) = (pool.create(|_| {}).unwrap(), pool.create(|_| {}).unwrap());
+    let total = pool.get(a).unwrap().resets + pool.get(b).unwrap().resets;
+    pool.release(a).unwrap();
+    pool.release(b).unwrap();
+    total
+}

@@ -1,7 +1,7 @@
-//! loom models of waiting for a free slot (`acquire_async`, feature `async`): the two races of
-//! its protocol (see `sync/wait.rs`). event-listener's own `loom` feature puts its list's lock
-//! and atomics under the model too, and loom's `block_on` parks on loom's primitives, so a
-//! missed wake-up shows as a deadlock in some interleaving.
+//! loom models of waiting for a free slot (`acquire_async`, feature `async`): the races of its
+//! protocol (see `sync/wait.rs`), and that a freed slot goes to the task queued first. The
+//! queue's lock is loom's, and loom's `block_on` parks on loom's primitives, so a missed wake-up
+//! or a slot handed to no one shows as a deadlock in some interleaving.
 //!
 //! `RUSTFLAGS="--cfg loom" cargo test -p pool-core --release --test loom_wait --target-dir target/loom`
 #![cfg(all(loom, feature = "async"))]
@@ -9,6 +9,7 @@
 use core::future::Future;
 use core::pin::pin;
 use core::task::{Context, Poll, Waker};
+use loom::sync::atomic::{AtomicBool, Ordering};
 use loom::thread;
 // The pool is behind a `std` `Arc`, which `acquire_owned` needs; its count is no subject here.
 use pool_core::{Fail, PoolToken, Pooled, SyncPool};
@@ -83,5 +84,172 @@ fn a_waiter_cancelled_as_it_is_woken_passes_the_wake_up_on() {
         cancelled.join().unwrap();
         releaser.join().unwrap();
         assert_eq!(pool.stats().free, 1, "the slot stays takeable");
+    });
+}
+
+/// A task that queued, then a slot freed: the slot is handed to the task, never put where an
+/// acquisition that does not wait could take it first.
+#[test]
+fn a_slot_freed_while_a_task_waits_goes_to_it_not_to_a_fresh_acquisition() {
+    model(3, || {
+        let pool = Arc::new(SyncPool::<Buffer>::new());
+        let lease = pool.acquire_owned(|b| b.value = 1).unwrap();
+        let mut waiting = Box::pin(pool.acquire_owned_async(|b| b.value = 2));
+        let queued = waiting
+            .as_mut()
+            .poll(&mut Context::from_waker(Waker::noop()));
+        assert!(queued.is_pending(), "the one slot is lent");
+        let releaser = thread::spawn(move || drop(lease));
+        let fresh = {
+            let pool = Arc::clone(&pool);
+            thread::spawn(move || pool.try_acquire(|_| {}).is_err())
+        };
+        let got = loom::future::block_on(waiting);
+        assert_eq!(got.value, 2);
+        assert!(fresh.join().unwrap(), "the slot was the waiting task's");
+        releaser.join().unwrap();
+        drop(got);
+        let stats = pool.stats();
+        assert_eq!((stats.free, stats.waiting, stats.waited), (1, 0, 1));
+    });
+}
+
+/// A task that gives its slot back and at once asks again, with `acquire_async`, queues behind
+/// the task that was waiting: the overtaking, in its smallest form.
+#[test]
+fn a_task_asking_again_after_giving_back_queues_behind_the_waiting_one() {
+    model(3, || {
+        let pool = Arc::new(SyncPool::<Buffer>::new());
+        let lease = pool.acquire_owned(|b| b.value = 1).unwrap();
+        let mut waiting = Box::pin(pool.acquire_owned_async(|b| b.value = 2));
+        let queued = waiting
+            .as_mut()
+            .poll(&mut Context::from_waker(Waker::noop()));
+        assert!(queued.is_pending(), "the one slot is lent");
+        let served = Arc::new(AtomicBool::new(false));
+        let again = {
+            let (pool, served) = (Arc::clone(&pool), Arc::clone(&served));
+            thread::spawn(move || {
+                drop(lease);
+                let lease = loom::future::block_on(pool.acquire_async(|b| {
+                    assert!(served.load(Ordering::SeqCst), "overtook the waiting task");
+                    b.value = 3;
+                }));
+                assert_eq!(lease.value, 3);
+            })
+        };
+        let got = loom::future::block_on(waiting);
+        served.store(true, Ordering::SeqCst);
+        drop(got);
+        again.join().unwrap();
+        let stats = pool.stats();
+        assert_eq!((stats.free, stats.waiting, stats.failed), (1, 0, 0));
+        pool.check_consistency().unwrap();
+    });
+}
+
+/// A task cancelled while, or after, the slot it waits for is handed to it: the slot goes back
+/// to the pool, nothing lost, every count exact.
+#[test]
+fn a_task_cancelled_as_a_slot_is_handed_to_it_gives_the_slot_back() {
+    model(3, || {
+        let pool = Arc::new(SyncPool::<Buffer>::new());
+        let lease = pool.acquire_owned(|b| b.value = 1).unwrap();
+        let mut waiting = Box::pin(pool.acquire_owned_async(|_| unreachable!("cancelled")));
+        let queued = waiting
+            .as_mut()
+            .poll(&mut Context::from_waker(Waker::noop()));
+        assert!(queued.is_pending(), "the one slot is lent");
+        let canceller = thread::spawn(move || drop(waiting));
+        drop(lease);
+        canceller.join().unwrap();
+        let stats = pool.stats();
+        assert_eq!(
+            (stats.free, stats.leased, stats.waiting, stats.waited),
+            (1, 0, 0, 1)
+        );
+        pool.check_consistency().unwrap();
+        assert!(pool.try_acquire(|_| {}).is_ok(), "the slot is takeable");
+    });
+}
+
+/// The same with a second task queued behind: the cancelled one hands the slot on to it.
+#[test]
+fn a_task_cancelled_as_a_slot_is_handed_to_it_passes_the_slot_on() {
+    model(3, || {
+        let pool = Arc::new(SyncPool::<Buffer>::new());
+        let lease = pool.acquire_owned(|b| b.value = 1).unwrap();
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut first = Box::pin(pool.acquire_owned_async(|_| unreachable!("cancelled")));
+        let mut second = Box::pin(pool.acquire_owned_async(|b| b.value = 2));
+        assert!(first.as_mut().poll(&mut cx).is_pending());
+        assert!(second.as_mut().poll(&mut cx).is_pending());
+        let canceller = thread::spawn(move || drop(first));
+        let releaser = thread::spawn(move || drop(lease));
+        let got = loom::future::block_on(second);
+        assert_eq!(got.value, 2);
+        canceller.join().unwrap();
+        releaser.join().unwrap();
+        drop(got);
+        let stats = pool.stats();
+        assert_eq!((stats.free, stats.waiting, stats.waited), (1, 0, 2));
+        pool.check_consistency().unwrap();
+    });
+}
+
+/// Two tasks queue while the slot is freed: whichever of the three finds the slot listed (the
+/// freeing thread, or a task as it queues), it goes to a task, and the other task is served
+/// after it.
+#[test]
+fn two_tasks_queueing_as_the_slot_is_freed_are_both_served() {
+    model(2, || {
+        let pool = Arc::new(SyncPool::<Buffer>::new());
+        let lease = pool.acquire_owned(|b| b.value = 1).unwrap();
+        let releaser = thread::spawn(move || drop(lease));
+        let other = {
+            let pool = Arc::clone(&pool);
+            thread::spawn(move || {
+                let lease = loom::future::block_on(pool.acquire_async(|b| b.value = 3));
+                assert_eq!(lease.value, 3);
+            })
+        };
+        let got = loom::future::block_on(pool.acquire_async(|b| b.value = 2));
+        assert_eq!(got.value, 2);
+        drop(got);
+        other.join().unwrap();
+        releaser.join().unwrap();
+        let stats = pool.stats();
+        assert_eq!((stats.free, stats.waiting, stats.failed), (1, 0, 0));
+        pool.check_consistency().unwrap();
+    });
+}
+
+/// A task that comes after another queued, while a slot is being freed, queues behind it even
+/// if it finds the slot on a free list (listed by a give-back that had seen no task waiting).
+#[test]
+fn a_task_that_comes_while_a_slot_is_listed_queues_behind_the_waiting_one() {
+    model(3, || {
+        let pool = Arc::new(SyncPool::<Buffer>::new());
+        let lease = pool.acquire_owned(|b| b.value = 1).unwrap();
+        let releaser = thread::spawn(move || drop(lease));
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut first = Box::pin(pool.acquire_owned_async(|b| b.value = 2));
+        let mut second = Box::pin(pool.acquire_owned_async(|b| b.value = 3));
+        let first_now = first.as_mut().poll(&mut cx);
+        assert!(
+            second.as_mut().poll(&mut cx).is_pending(),
+            "the first task queued, or holds the slot"
+        );
+        let got = match first_now {
+            Poll::Ready(got) => got,
+            Poll::Pending => loom::future::block_on(first),
+        };
+        assert_eq!(got.value, 2);
+        drop(got);
+        assert_eq!(loom::future::block_on(second).value, 3);
+        releaser.join().unwrap();
+        let stats = pool.stats();
+        assert_eq!((stats.free, stats.waiting, stats.failed), (1, 0, 0));
+        pool.check_consistency().unwrap();
     });
 }

@@ -78,12 +78,13 @@ impl ToTokens for Count {
 /// Which runtime pool, where its slots are, and what it does when full: only the combinations
 /// the runtime has.
 pub(crate) enum Engine {
-    /// `Pool<T, S>`: the slots in one allocation, or in chunks if it grows.
+    /// `Pool<T, S>`: the slots on the heap, in a first chunk and the chunks it grows.
     Heap(OnFull),
     /// `Pool<T, S, Inline<N, W>>`: the slots an array inside the pool, which cannot grow.
     Inline(Bounded),
-    /// `SyncPool<T, S>`: shared across threads, so it neither evicts nor grows.
-    Sync(Refuse),
+    /// `SyncPool<T, S>`, or with `inline`, `SyncPool<T, S, Inline<N, W>>`: shared across
+    /// threads (and interrupt handlers), so it neither evicts nor grows.
+    Sync { refuse: Refuse, inline: bool },
 }
 
 /// What a heap pool does when full.
@@ -116,7 +117,7 @@ impl Engine {
                 Bounded::Refuse(refuse) => Strategy::Refuse(*refuse),
                 Bounded::Evict(measure) => Strategy::Evict(measure),
             },
-            Engine::Sync(refuse) => Strategy::Refuse(*refuse),
+            Engine::Sync { refuse, .. } => Strategy::Refuse(*refuse),
         }
     }
 }

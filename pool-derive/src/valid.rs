@@ -154,7 +154,7 @@ fn columns(input: &Input<'_>, engine: &Engine, errors: &mut Errors) -> bool {
     if !input.node.generics.params.is_empty() {
         errors.spanning(&input.node.generics, format_args!("`layout = columns` does not take generic parameters yet: give `{ident}` concrete field types, or remove `layout = columns`"));
     }
-    if let Engine::Sync(_) = engine {
+    if let Engine::Sync { .. } = engine {
         errors.at(span, "`layout = columns` cannot go with `sync` yet: a pool shared across threads hands out whole objects; remove `sync` and share the column pool behind a lock, or keep the default layout");
     }
     true
@@ -185,12 +185,6 @@ fn engine(input: &Input<'_>, name: &syn::Ident, errors: &mut Errors) -> Engine {
             "`storage = inline` cannot grow: its slots are an array inside the pool, and growing needs the heap; choose `on_full = fail`, `panic` or `evict` and a `size` for the most objects alive at once, or keep `on_full = grow` with `storage = heap`",
         );
     }
-    if let (Some(_), Some((span, _))) = (attrs.sync, storage) {
-        errors.at(
-            span,
-            "`storage = inline` cannot go with `sync`: a pool shared across threads keeps its slots on the heap; remove `storage = inline`, or remove `sync` and share the inline pool behind your own lock",
-        );
-    }
     let sync = attrs.sync.map(|_| match (attrs.on_full, &bounded) {
         (_, Some(Bounded::Refuse(refuse))) => *refuse,
         (Some((span, Word::Evict)), _) => {
@@ -214,7 +208,10 @@ fn engine(input: &Input<'_>, name: &syn::Ident, errors: &mut Errors) -> Engine {
         None
     });
     match (sync, bounded, storage, &attrs.size) {
-        (Some(refuse), _, _, _) => Engine::Sync(refuse),
+        (Some(refuse), _, storage, size) => Engine::Sync {
+            refuse,
+            inline: storage.is_some() && size.is_some(),
+        },
         (None, Some(bounded), Some(_), Some(_)) => Engine::Inline(bounded),
         (None, Some(bounded), _, _) => Engine::Heap(OnFull::Bounded(bounded)),
         (None, None, _, _) => Engine::Heap(OnFull::Grow(max)),

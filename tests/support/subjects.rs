@@ -84,6 +84,13 @@ impl crate::model::Object for Shot {
         *self = Shot::new(id, held);
     }
 
+    fn rehold(&mut self, held: &std::rc::Rc<()>) {
+        match self {
+            Shot::Bullet { held: slot, .. } => *slot = Some(std::rc::Rc::clone(held)),
+            Shot::Missile { held: slot, .. } => *slot = std::rc::Rc::clone(held),
+        }
+    }
+
     fn id(&self) -> u64 {
         match self {
             Shot::Bullet { id, .. } | Shot::Missile { id, .. } => *id,

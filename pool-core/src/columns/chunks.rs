@@ -8,7 +8,7 @@ use super::rows::{RawRows, Rows, RowsMut};
 use super::set::ColumnSet;
 use super::store::{ColumnStore, SetRows, SetRowsMut};
 use super::token;
-use crate::storage::geometry::Geometry;
+use crate::storage::geometry::{Geometry, POSITIONS};
 use alloc::vec::Vec;
 use core::ptr::NonNull;
 
@@ -63,6 +63,13 @@ impl<F: ColumnFields> ColumnChunks<F> {
         self.grown.get_mut(k)?.as_mut()?.row_mut(local)
     }
 
+    /// The sets of the grown chunks, by position: for tests that leave one where the books
+    /// have no chunk.
+    #[cfg(test)]
+    pub(crate) fn grown_mut(&mut self) -> &mut Vec<Option<ColumnSet<F>>> {
+        &mut self.grown
+    }
+
     /// The position of a grown chunk holding `index`, and the index within it.
     #[inline]
     fn position(&self, index: usize) -> Option<(usize, usize)> {
@@ -77,28 +84,39 @@ impl<F: ColumnFields> ColumnChunks<F> {
     /// Rows for exactly the books' chunks, given as `(base, len)`: a chunk's rows built of
     /// `blank()` where the books have a chunk and the columns not, and dropped where the books
     /// no longer have it. If `blank` panics, the chunks built before it stay.
+    ///
+    /// The rows to drop go first, each set taken out before it drops and the others dropped
+    /// even if one's field panics as it drops (the panic goes on after): `shrink` leaves every
+    /// chunk of the books with its own rows and no others, whatever a `Drop` does.
     pub(crate) fn fit(
         &mut self,
         chunks: impl IntoIterator<Item = (usize, usize)>,
         mut blank: impl FnMut() -> F,
     ) {
-        let mut kept = [false; crate::storage::geometry::POSITIONS];
+        let mut lens: [Option<usize>; POSITIONS] = [None; POSITIONS];
         for (base, len) in chunks {
-            let Some(k) = self.position_of(base) else {
-                debug_assert_eq!(len, self.first.len(), "the first chunk keeps its length");
-                continue;
-            };
-            kept[k] = true;
+            match self.position_of(base) {
+                Some(k) => lens[k] = Some(len),
+                None => debug_assert_eq!(len, self.first.len(), "the first chunk keeps its length"),
+            }
+        }
+        let unfit = |set: &mut Option<ColumnSet<F>>, len: Option<usize>| {
+            if set.as_ref().is_some_and(|set| Some(set.len()) != len) {
+                drop(set.take());
+            }
+        };
+        let mut sets = scopeguard::guard(self.grown.iter_mut().zip(lens), |rest| {
+            rest.for_each(|(set, len)| unfit(set, len));
+        });
+        (&mut *sets).for_each(|(set, len)| unfit(set, len));
+        drop(sets);
+        for (k, len) in lens.into_iter().enumerate() {
+            let Some(len) = len else { continue };
             if self.grown.len() <= k {
                 self.grown.resize_with(k + 1, || None);
             }
-            if self.grown[k].as_ref().is_none_or(|set| set.len() != len) {
+            if self.grown[k].is_none() {
                 self.grown[k] = Some(ColumnSet::new(len, &mut blank));
-            }
-        }
-        for (k, set) in self.grown.iter_mut().enumerate() {
-            if !kept[k] {
-                *set = None;
             }
         }
     }
@@ -136,12 +154,16 @@ impl<F: ColumnFields> ColumnStore<F> for ColumnChunks<F> {
 
     #[inline]
     fn sets(&self) -> SetRows<'_, F> {
-        SetRows::new(Rows::all(&self.first), &self.grown)
+        SetRows::new(Rows::all(&self.first), self.geometry, &self.grown)
     }
 
     #[inline]
     fn sets_mut(&mut self) -> SetRowsMut<'_, F> {
-        SetRowsMut::new(RowsMut::all(&mut self.first), &mut self.grown)
+        SetRowsMut::new(
+            RowsMut::all(&mut self.first),
+            self.geometry,
+            &mut self.grown,
+        )
     }
 
     fn geometry(&self) -> Geometry {

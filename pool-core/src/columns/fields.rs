@@ -263,8 +263,10 @@ impl<H, T: ColumnFields> ColumnFields for (H, T) {
 
     #[cfg(feature = "alloc")]
     fn truncate((head, tail): &mut Self::Columns, len: usize) {
+        // The other columns are cut too if a dropped field panics: all stay one length.
+        let tail = scopeguard::guard(tail, |tail| T::truncate(tail, len));
         head.truncate(len);
-        T::truncate(tail, len);
+        drop(tail);
     }
 
     #[cfg(feature = "alloc")]

@@ -38,6 +38,8 @@ mod set;
 )]
 mod store;
 mod strategy;
+#[cfg(all(test, feature = "alloc"))]
+mod tests;
 
 pub use evict::ColumnEvictable;
 pub use fields::{CloneFields, ColumnFields};

@@ -102,8 +102,13 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
         <P::Fields as ColumnFields>::SlicesMut<'a>: Send,
     {
         let mut pieces: [Option<PieceIter<'a, P>>; POSITIONS + 1] = core::array::from_fn(|_| None);
-        let chunks = self.keys.books().chunks().zip(self.columns.sets_mut());
-        for (piece, (chunk, rows)) in pieces.iter_mut().zip(chunks) {
+        let sets = self.columns.sets_mut();
+        let (mut first, mut grown) = (Some(sets.first), sets.grown);
+        for (piece, chunk) in pieces.iter_mut().zip(self.keys.books().chunks()) {
+            let rows = match first.take() {
+                Some(rows) => rows,
+                None => grown.take(chunk.base, chunk.objects.len()),
+            };
             *piece = Some(PieceIter(Piece {
                 bits: chunk.bits,
                 rows,

@@ -24,7 +24,7 @@ impl<F: ColumnFields> Copy for RawRows<F> {}
 
 /// Slices of every column, all `len` long: consecutive rows.
 #[doc(hidden)]
-pub struct Rows<'a, F: ColumnFields + 'a> {
+pub(crate) struct Rows<'a, F: ColumnFields + 'a> {
     slices: F::Slices<'a>,
     len: usize,
 }
@@ -89,7 +89,7 @@ impl<'a, F: ColumnFields + 'a> Rows<'a, F> {
 
 /// Mutable slices of every column, all `len` long: consecutive rows.
 #[doc(hidden)]
-pub struct RowsMut<'a, F: ColumnFields + 'a> {
+pub(crate) struct RowsMut<'a, F: ColumnFields + 'a> {
     slices: F::SlicesMut<'a>,
     len: usize,
 }

@@ -8,7 +8,7 @@ use crate::pool::iter::Bits;
 use crate::slot::occupancy::SetBits;
 use crate::storage::Chunks;
 use crate::storage::part::Part;
-use core::iter::{FusedIterator, Zip};
+use core::iter::FusedIterator;
 
 /// One chunk's runs of live slots: its words, its bits, and its rows from `at` on.
 struct ChunkRuns<'a, R> {
@@ -55,7 +55,8 @@ macro_rules! next_run {
 pub struct ColumnRuns<'a, P: Columnar + 'a> {
     // The first chunk taken at once, the walk holds no `Option` of it: see `SetRows`.
     chunk: ChunkRuns<'a, Rows<'a, P::Fields>>,
-    rest: Zip<Chunks<'a, Row<P>>, GrownRows<'a, P::Fields>>,
+    rest: Chunks<'a, Row<P>>,
+    grown: GrownRows<'a, P::Fields>,
 }
 
 impl<'a, P: Columnar + 'a> ColumnRuns<'a, P> {
@@ -63,7 +64,8 @@ impl<'a, P: Columnar + 'a> ColumnRuns<'a, P> {
         let first = chunks.next().expect("a pool has a first chunk");
         Self {
             chunk: ChunkRuns::new(first, columns.first),
-            rest: chunks.zip(columns.grown),
+            rest: chunks,
+            grown: columns.grown,
         }
     }
 
@@ -74,7 +76,8 @@ impl<'a, P: Columnar + 'a> ColumnRuns<'a, P> {
             if let Some(run) = next_run!(&mut self.chunk) {
                 return Some(run);
             }
-            let (chunk, rows) = self.rest.next()?;
+            let chunk = self.rest.next()?;
+            let rows = self.grown.of(chunk.base, chunk.objects.len());
             self.chunk = ChunkRuns::new(chunk, rows);
         }
     }
@@ -97,7 +100,8 @@ impl<'a, P: Columnar + 'a> FusedIterator for ColumnRuns<'a, P> {}
 /// [`ColumnPool::runs_mut`](crate::ColumnPool::runs_mut).
 pub struct ColumnRunsMut<'a, P: Columnar + 'a> {
     chunk: ChunkRuns<'a, RowsMut<'a, P::Fields>>,
-    rest: Zip<Chunks<'a, Row<P>>, GrownRowsMut<'a, P::Fields>>,
+    rest: Chunks<'a, Row<P>>,
+    grown: GrownRowsMut<'a, P::Fields>,
 }
 
 impl<'a, P: Columnar + 'a> ColumnRunsMut<'a, P> {
@@ -105,7 +109,8 @@ impl<'a, P: Columnar + 'a> ColumnRunsMut<'a, P> {
         let first = chunks.next().expect("a pool has a first chunk");
         Self {
             chunk: ChunkRuns::new(first, columns.first),
-            rest: chunks.zip(columns.grown),
+            rest: chunks,
+            grown: columns.grown,
         }
     }
 
@@ -116,7 +121,8 @@ impl<'a, P: Columnar + 'a> ColumnRunsMut<'a, P> {
             if let Some(run) = next_run!(&mut self.chunk) {
                 return Some(run);
             }
-            let (chunk, rows) = self.rest.next()?;
+            let chunk = self.rest.next()?;
+            let rows = self.grown.take(chunk.base, chunk.objects.len());
             self.chunk = ChunkRuns::new(chunk, rows);
         }
     }

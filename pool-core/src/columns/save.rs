@@ -5,10 +5,9 @@ use super::fields::ColumnFields;
 use super::store::{ColumnStorage, ColumnStore};
 use super::{ColumnPool, Columnar, Row};
 use crate::Pool;
-use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
-use serde::de::{self, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, SerializeTuple};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -176,39 +175,168 @@ impl<'de, F: LoadFields> Deserialize<'de> for LoadedRow<F> {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(bound(deserialize = "K: Deserialize<'de>, F: LoadFields"))]
-#[serde(rename = "ColumnPool", deny_unknown_fields)]
-struct Saved<K, F> {
-    books: K,
-    rows: Vec<LoadedRow<F>>,
-}
+/// The fields of a column pool's save, in the order they are written.
+const FIELDS: &[&str] = &["books", "rows"];
 
 /// A column pool loads from what [`Serialize`] wrote. A save is untrusted input: the books are
-/// checked as a [`Pool`]'s are, and a save whose rows are not one for each live slot, or whose
-/// row has too few or too many fields, is an error, never a pool with a slot and no row.
+/// checked as a [`Pool`]'s are, then each row is loaded straight into the live slot it belongs
+/// to, so that a load holds no more rows than the books have live slots. A save whose rows are
+/// not one for each live slot, whose row has too few or too many fields, or whose rows come
+/// before the books that say how many there are (a format that does not keep the order of a
+/// struct's fields), is an error, never a pool with a slot and no row; it is refused as soon as
+/// it is seen, having read no more than the rows the books allow.
 impl<'de, P: Columnar, S, B: ColumnStorage> Deserialize<'de> for ColumnPool<P, S, B>
 where
     P::Fields: LoadFields,
     Pool<Row<P>, S, B>: Deserialize<'de>,
 {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let saved = Saved::<Pool<Row<P>, S, B>, P::Fields>::deserialize(deserializer)?;
-        let keys = saved.books;
-        if saved.rows.len() != keys.len() {
-            return Err(de::Error::custom(format_args!(
-                "the save has {} rows for {} live objects",
-                saved.rows.len(),
-                keys.len()
-            )));
+        deserializer.deserialize_struct("ColumnPool", FIELDS, SaveVisitor(PhantomData))
+    }
+}
+
+/// Loads a column pool, its books first.
+#[expect(
+    clippy::type_complexity,
+    reason = "no more than a marker of the pool it loads"
+)]
+struct SaveVisitor<P: Columnar, S, B: ColumnStorage>(PhantomData<fn() -> ColumnPool<P, S, B>>);
+
+impl<'de, P: Columnar, S, B: ColumnStorage> Visitor<'de> for SaveVisitor<P, S, B>
+where
+    P::Fields: LoadFields,
+    Pool<Row<P>, S, B>: Deserialize<'de>,
+{
+    type Value = ColumnPool<P, S, B>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a saved column pool")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let keys = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+        let mut pool = ColumnPool::with_keys(keys);
+        seq.next_element_seed(LiveRowsSeed(&mut pool))?
+            .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+        Ok(pool)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut pool = None;
+        let mut rows = false;
+        while let Some(Field(k)) = map.next_key()? {
+            if k == 0 {
+                if pool.is_some() {
+                    return Err(de::Error::duplicate_field(FIELDS[0]));
+                }
+                pool = Some(ColumnPool::with_keys(map.next_value()?));
+            } else {
+                let Some(pool) = pool.as_mut() else {
+                    return Err(de::Error::custom(
+                        "the rows come before the books that say how many there are",
+                    ));
+                };
+                if rows {
+                    return Err(de::Error::duplicate_field(FIELDS[1]));
+                }
+                map.next_value_seed(LiveRowsSeed(pool))?;
+                rows = true;
+            }
         }
-        let mut columns = Self::blank_columns(&keys);
-        for ((handle, _), LoadedRow(row)) in keys.iter().zip(saved.rows) {
+        let pool = pool.ok_or_else(|| de::Error::missing_field(FIELDS[0]))?;
+        if !rows {
+            return Err(de::Error::missing_field(FIELDS[1]));
+        }
+        Ok(pool)
+    }
+}
+
+/// A field of a column pool's save, by its index in [`FIELDS`].
+struct Field(usize);
+
+impl<'de> Deserialize<'de> for Field {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct FieldVisitor;
+
+        impl Visitor<'_> for FieldVisitor {
+            type Value = Field;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a field of a saved column pool")
+            }
+
+            fn visit_u64<E: de::Error>(self, k: u64) -> Result<Field, E> {
+                usize::try_from(k)
+                    .ok()
+                    .filter(|&k| k < FIELDS.len())
+                    .map(Field)
+                    .ok_or_else(|| E::invalid_value(de::Unexpected::Unsigned(k), &self))
+            }
+
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Field, E> {
+                (FIELDS.iter().position(|field| *field == name))
+                    .map(Field)
+                    .ok_or_else(|| E::unknown_field(name, FIELDS))
+            }
+
+            fn visit_bytes<E: de::Error>(self, name: &[u8]) -> Result<Field, E> {
+                match core::str::from_utf8(name) {
+                    Ok(name) => self.visit_str(name),
+                    Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(name), &self)),
+                }
+            }
+        }
+
+        deserializer.deserialize_identifier(FieldVisitor)
+    }
+}
+
+/// The rows of a save, each loaded into the next live slot of a pool whose columns are blank:
+/// exactly one row for each, and not one more read.
+struct LiveRowsSeed<'a, P: Columnar, S, B: ColumnStorage>(&'a mut ColumnPool<P, S, B>);
+
+impl<'de, P: Columnar, S, B: ColumnStorage> DeserializeSeed<'de> for LiveRowsSeed<'_, P, S, B>
+where
+    P::Fields: LoadFields,
+{
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de, P: Columnar, S, B: ColumnStorage> Visitor<'de> for LiveRowsSeed<'_, P, S, B>
+where
+    P::Fields: LoadFields,
+{
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a row for each of {} live objects", self.0.len())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let ColumnPool { keys, columns } = self.0;
+        let live = keys.len();
+        for (read, (handle, _)) in keys.iter().enumerate() {
+            let Some(LoadedRow(row)) = seq.next_element::<LoadedRow<P::Fields>>()? else {
+                return Err(de::Error::custom(format_args!(
+                    "the save has rows for {read} of its {live} live objects"
+                )));
+            };
             let Some(slot) = columns.row_mut(handle.index()) else {
                 return Err(de::Error::custom("a live slot past the columns"));
             };
             P::Fields::write(slot, row);
         }
-        Ok(Self { keys, columns })
+        if seq.next_element::<LoadedRow<P::Fields>>()?.is_some() {
+            return Err(de::Error::custom(format_args!(
+                "the save has rows for more than its {live} live objects"
+            )));
+        }
+        Ok(())
     }
 }

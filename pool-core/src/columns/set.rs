@@ -25,8 +25,9 @@ impl<F: ColumnFields> ColumnSet<F> {
     /// the rows added before it stay.
     pub(crate) fn resize(&mut self, len: usize, mut blank: impl FnMut() -> F) {
         if len < self.len {
-            F::truncate(&mut self.columns, len);
+            // Every column is `len` long after `truncate`, even if a dropped field panics.
             self.len = len;
+            F::truncate(&mut self.columns, len);
         }
         // Each column one allocation of the rows it holds, as a heap pool's objects are.
         F::reserve_exact(&mut self.columns, len.saturating_sub(self.len));
@@ -73,5 +74,35 @@ impl<F: ColumnFields> ColumnSet<F> {
             ptrs: F::column_ptrs(&mut self.columns),
             len: self.len,
         }
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::ColumnSet;
+    use core::cell::Cell;
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+
+    std::thread_local! {
+        static FAIL_DROP: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Panics as it drops, once, when `FAIL_DROP` is set.
+    struct Fuse;
+
+    impl Drop for Fuse {
+        fn drop(&mut self) {
+            assert!(!FAIL_DROP.replace(false), "drop failed");
+        }
+    }
+
+    #[test]
+    fn a_drop_that_panics_as_a_set_is_cut_leaves_every_column_one_length() {
+        let mut set = ColumnSet::<(Fuse, (u32, ()))>::new(6, || (Fuse, (7, ())));
+        FAIL_DROP.set(true);
+        let cut = catch_unwind(AssertUnwindSafe(|| set.resize(2, || unreachable!())));
+        assert!(cut.is_err(), "the drop's panic reaches the caller");
+        let (fuses, (numbers, ())) = set.slices();
+        assert_eq!((set.len(), fuses.len(), numbers.len()), (2, 2, 2));
     }
 }

@@ -57,10 +57,12 @@ pub trait ColumnStore<F: ColumnFields>: Sized {
     unsafe fn lent_rows(this: NonNull<Self>, at: usize) -> Option<RawRows<F>>;
 }
 
-/// The rows of each chunk of a column pool, in the books' order of chunks: the first chunk's,
-/// and the grown chunks'. Apart, so that a walk takes the first at once and holds no `Option`
-/// of it: the less state a walk keeps, the more registers its caller's loop over a run has
-/// (holding more, `kernel6` spilled its six pointers and took 1.3 x as long).
+/// The rows of each chunk of a column pool: the first chunk's, and the grown chunks' by their
+/// position, which a walk finds from each of the books' chunks as lookups do (not by pairing
+/// the books' chunks and the sets in order: a set left behind would pair with the wrong chunk).
+/// The first apart, so that a walk takes it at once and holds no `Option` of it: the less state
+/// a walk keeps, the more registers its caller's loop over a run has (holding more, `kernel6`
+/// spilled its six pointers and took 1.3 x as long).
 #[doc(hidden)]
 pub struct SetRows<'a, F: ColumnFields> {
     pub(crate) first: Rows<'a, F>,
@@ -70,45 +72,44 @@ pub struct SetRows<'a, F: ColumnFields> {
 impl<'a, F: ColumnFields> SetRows<'a, F> {
     pub(crate) fn new(
         first: Rows<'a, F>,
-        #[cfg(feature = "alloc")] grown: &'a [Option<ColumnSet<F>>],
+        geometry: Geometry,
+        #[cfg(feature = "alloc")] sets: &'a [Option<ColumnSet<F>>],
     ) -> Self {
         Self {
             first,
             grown: GrownRows {
+                geometry,
                 #[cfg(feature = "alloc")]
-                sets: grown.iter(),
-                fields: core::marker::PhantomData,
+                sets,
+                fields: PhantomData,
             },
         }
     }
 }
 
-impl<'a, F: ColumnFields> IntoIterator for SetRows<'a, F> {
-    type Item = Rows<'a, F>;
-    type IntoIter = core::iter::Chain<core::iter::Once<Rows<'a, F>>, GrownRows<'a, F>>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        core::iter::once(self.first).chain(self.grown)
-    }
-}
-
-/// The rows of the grown chunks of a column pool, in position order.
+/// The rows of the grown chunks of a column pool, by position.
 #[doc(hidden)]
 pub struct GrownRows<'a, F: ColumnFields> {
+    geometry: Geometry,
     #[cfg(feature = "alloc")]
-    sets: core::slice::Iter<'a, Option<ColumnSet<F>>>,
+    sets: &'a [Option<ColumnSet<F>>],
     fields: PhantomData<&'a F>,
 }
 
-impl<'a, F: ColumnFields> Iterator for GrownRows<'a, F> {
-    type Item = Rows<'a, F>;
-
-    #[inline]
-    fn next(&mut self) -> Option<Rows<'a, F>> {
+impl<'a, F: ColumnFields> GrownRows<'a, F> {
+    /// The rows of the books' grown chunk of `len` slots from `base`.
+    ///
+    /// # Panics
+    /// If the chunk has no rows of its length: every chunk of the books has its rows.
+    pub(crate) fn of(&self, base: usize, len: usize) -> Rows<'a, F> {
+        let k = self.geometry.position(base).0;
         #[cfg(feature = "alloc")]
-        return self.sets.find_map(Option::as_ref).map(Rows::all);
-        #[cfg(not(feature = "alloc"))]
-        return None;
+        if let Some(Some(set)) = self.sets.get(k)
+            && set.len() == len
+        {
+            return Rows::all(set);
+        }
+        panic!("no rows for the chunk at position {k} ({len} slots)")
     }
 }
 
@@ -122,45 +123,58 @@ pub struct SetRowsMut<'a, F: ColumnFields> {
 impl<'a, F: ColumnFields> SetRowsMut<'a, F> {
     pub(crate) fn new(
         first: RowsMut<'a, F>,
-        #[cfg(feature = "alloc")] grown: &'a mut [Option<ColumnSet<F>>],
+        geometry: Geometry,
+        #[cfg(feature = "alloc")] sets: &'a mut [Option<ColumnSet<F>>],
     ) -> Self {
         Self {
             first,
             grown: GrownRowsMut {
+                geometry,
                 #[cfg(feature = "alloc")]
-                sets: grown.iter_mut(),
-                fields: core::marker::PhantomData,
+                passed: 0,
+                #[cfg(feature = "alloc")]
+                sets,
+                fields: PhantomData,
             },
         }
     }
 }
 
-impl<'a, F: ColumnFields> IntoIterator for SetRowsMut<'a, F> {
-    type Item = RowsMut<'a, F>;
-    type IntoIter = core::iter::Chain<core::iter::Once<RowsMut<'a, F>>, GrownRowsMut<'a, F>>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        core::iter::once(self.first).chain(self.grown)
-    }
-}
-
-/// The rows of the grown chunks of a column pool, mutably, in position order.
+/// The rows of the grown chunks of a column pool, mutably, by position: each taken once, in
+/// position order.
 #[doc(hidden)]
 pub struct GrownRowsMut<'a, F: ColumnFields> {
+    geometry: Geometry,
+    /// Positions before `sets[0]`, already taken or passed.
     #[cfg(feature = "alloc")]
-    sets: core::slice::IterMut<'a, Option<ColumnSet<F>>>,
+    passed: usize,
+    #[cfg(feature = "alloc")]
+    sets: &'a mut [Option<ColumnSet<F>>],
     fields: PhantomData<&'a mut F>,
 }
 
-impl<'a, F: ColumnFields> Iterator for GrownRowsMut<'a, F> {
-    type Item = RowsMut<'a, F>;
-
-    #[inline]
-    fn next(&mut self) -> Option<RowsMut<'a, F>> {
+impl<'a, F: ColumnFields> GrownRowsMut<'a, F> {
+    /// The rows of the books' grown chunk of `len` slots from `base`, past every chunk taken
+    /// before.
+    ///
+    /// # Panics
+    /// If the chunk has no rows of its length: every chunk of the books has its rows.
+    pub(crate) fn take(&mut self, base: usize, len: usize) -> RowsMut<'a, F> {
+        let k = self.geometry.position(base).0;
         #[cfg(feature = "alloc")]
-        return self.sets.find_map(Option::as_mut).map(RowsMut::all);
-        #[cfg(not(feature = "alloc"))]
-        return None;
+        if let Some(at) = k.checked_sub(self.passed)
+            && at < self.sets.len()
+        {
+            let (upto, rest) = core::mem::take(&mut self.sets).split_at_mut(at + 1);
+            self.sets = rest;
+            self.passed = k + 1;
+            if let Some(Some(set)) = upto.last_mut()
+                && set.len() == len
+            {
+                return RowsMut::all(set);
+            }
+        }
+        panic!("no rows for the chunk at position {k} ({len} slots)")
     }
 }
 
@@ -192,6 +206,7 @@ impl<F: ColumnFields, const N: usize> ColumnStore<F> for InlineColumns<F, N> {
     fn sets(&self) -> SetRows<'_, F> {
         SetRows::new(
             Rows::<F>::arrays::<N>(&self.arrays),
+            Geometry::new(N),
             #[cfg(feature = "alloc")]
             &[],
         )
@@ -201,6 +216,7 @@ impl<F: ColumnFields, const N: usize> ColumnStore<F> for InlineColumns<F, N> {
     fn sets_mut(&mut self) -> SetRowsMut<'_, F> {
         SetRowsMut::new(
             RowsMut::<F>::arrays::<N>(&mut self.arrays),
+            Geometry::new(N),
             #[cfg(feature = "alloc")]
             &mut [],
         )

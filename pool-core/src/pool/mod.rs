@@ -27,8 +27,8 @@ use core::fmt;
 use core::marker::PhantomData;
 
 /// A fixed number of `T`s, handed out by [`Handle`](crate::Handle), with `S` saying what a full
-/// pool does and `B` where the objects live: built up front in one allocation ([`Heap`], the
-/// default), or inside the pool itself ([`Inline`], for code without an allocator).
+/// pool does and `B` where the objects live: built up front on the heap ([`Heap`], the default:
+/// four allocations, none after unless it grows), or inside the pool itself ([`Inline`], for code without an allocator).
 ///
 /// `#[derive(Pooled)]` names it for the struct: `ParticlePool` is `Pool<Particle>`, and `S`
 /// defaults to the struct's own strategy, from `#[pool(on_full = ...)]`: [`Fail`](crate::Fail),

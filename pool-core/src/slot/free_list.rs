@@ -9,6 +9,9 @@ use core::cell::Cell;
 
 /// Where a storage keeps its free list: a heap pool's [`HeapStack`], an inline pool's
 /// [`InlineStack`]. The list's logic is [`StackMut`]'s; a storage lends its parts.
+///
+/// Invariant, which the unchecked entries rely on: the list has room for an entry per built
+/// slot of its pool, holds each free slot once, and counts no more entries than its room.
 pub(crate) trait FreeStack {
     /// An empty list with room for an entry per slot of a pool of `capacity`: a loaded save's.
     #[cfg(all(feature = "serde", feature = "alloc"))]
@@ -32,6 +35,21 @@ pub(crate) trait FreeStack {
         )
     )]
     fn reserve(&mut self, total: usize);
+
+    /// The slot `create` takes next, `None` when none is free: where the list is empty, and
+    /// only there, it checks its count.
+    #[inline]
+    fn next(&self) -> Option<usize> {
+        let (entries, len) = self.parts();
+        if len == 0 {
+            return None;
+        }
+        debug_assert!(len <= entries.len());
+        // SAFETY: the list counts no more entries than its room (the invariant above), so the
+        // top one, at `len - 1`, is in it.
+        let top = unsafe { *entries.get_unchecked(len - 1) };
+        Some(top as usize)
+    }
 
     /// The slot `create` takes next, `NIL` when none is free.
     #[inline]
@@ -62,6 +80,10 @@ pub(crate) trait FreeStack {
     }
 
     /// Takes the slot at the top off the list.
+    #[cfg_attr(
+        not(feature = "alloc"),
+        expect(dead_code, reason = "for a heap pool's lender, which needs alloc")
+    )]
     #[inline]
     fn pop(&mut self) {
         self.stack().pop();
@@ -72,6 +94,39 @@ pub(crate) trait FreeStack {
     #[inline]
     fn push(&mut self, index: usize) {
         self.stack().push(index);
+    }
+
+    /// Puts the slot at `index`, live until now, on top of the list: a live slot is not on the
+    /// list, so there is room for it, unchecked.
+    #[inline]
+    fn push_freed(&mut self, index: usize) {
+        self.stack().push_freed(index);
+    }
+
+    /// Takes the slot at the top off the list, and says whether the list is now shorter than its
+    /// [floor](FreeStack::set_floor): whether the pool may hold more objects than its high water
+    /// mark.
+    #[inline]
+    fn pop_to_floor(&mut self) -> bool {
+        let mut stack = self.stack();
+        stack.pop();
+        *stack.len < stack.floor.0
+    }
+
+    /// Sets the length below which [`pop_to_floor`](FreeStack::pop_to_floor) says the pool
+    /// holds more objects than its high water mark: for a pool whose built slots less its
+    /// retired ones are `usable`, `usable - high_water`. Whatever may raise that figure
+    /// (building slots, growing) or lower the mark resets the floor to unknown, which every
+    /// shorter list is below.
+    #[inline]
+    fn set_floor(&mut self, floor: usize) {
+        *self.stack().floor = Floor(floor);
+    }
+
+    /// Makes the floor unknown: the next `pop_to_floor` says to look.
+    #[inline]
+    fn forget_floor(&mut self) {
+        *self.stack().floor = Floor::UNKNOWN;
     }
 
     /// Puts the slots from `first` to `first + count` on top, so that they are taken in index
@@ -114,16 +169,52 @@ pub(crate) trait FreeStack {
     }
 }
 
+/// The floor of a free list (see [`FreeStack::set_floor`]): unknown when a list is made or
+/// copied, so that its pool's first `create` sets it.
+#[derive(Debug)]
+pub(crate) struct Floor(usize);
+
+impl Floor {
+    const UNKNOWN: Self = Self(usize::MAX);
+}
+
+impl Default for Floor {
+    fn default() -> Self {
+        Self::UNKNOWN
+    }
+}
+
+impl Clone for Floor {
+    fn clone(&self) -> Self {
+        Self::UNKNOWN
+    }
+}
+
 /// A free list's parts, borrowed to change it.
 pub(crate) struct StackMut<'a> {
     entries: &'a mut [u32],
     len: &'a mut usize,
+    floor: &'a mut Floor,
 }
 
 impl StackMut<'_> {
     #[inline]
     fn pop(&mut self) {
         *self.len -= 1;
+    }
+
+    /// [`FreeStack::push_freed`].
+    #[inline]
+    fn push_freed(&mut self, index: usize) {
+        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+        let index = index as u32;
+        debug_assert!(*self.len < self.entries.len());
+        // SAFETY: the list has room for an entry per built slot and holds each free slot once
+        // (`FreeStack`'s invariant); the slot at `index` was live, so it is not on the list, and
+        // the list holds fewer entries than its room.
+        let entry = unsafe { self.entries.get_unchecked_mut(*self.len) };
+        *entry = index;
+        *self.len += 1;
     }
 
     #[inline]
@@ -148,6 +239,7 @@ impl StackMut<'_> {
 pub struct HeapStack {
     entries: alloc::boxed::Box<[u32]>,
     len: usize,
+    floor: Floor,
 }
 
 #[cfg(feature = "alloc")]
@@ -159,6 +251,7 @@ impl HeapStack {
         Self {
             entries,
             len: capacity,
+            floor: Floor::UNKNOWN,
         }
     }
 
@@ -177,6 +270,7 @@ impl HeapStack {
         Self {
             entries: room.into_boxed_slice(),
             len: entries.len(),
+            floor: Floor::UNKNOWN,
         }
     }
 }
@@ -198,10 +292,13 @@ impl FreeStack for HeapStack {
         StackMut {
             entries: &mut self.entries,
             len: &mut self.len,
+            floor: &mut self.floor,
         }
     }
 
+    /// A lender may build, grow and lend, which the floor does not follow: it is forgotten.
     fn view(&mut self) -> FreeCells<'_> {
+        self.forget_floor();
         FreeCells::Heap(Cell::from_mut(self))
     }
 
@@ -218,6 +315,7 @@ impl FreeStack for HeapStack {
 pub struct InlineStack<const N: usize> {
     entries: [u32; N],
     len: usize,
+    floor: Floor,
 }
 
 impl<const N: usize> InlineStack<N> {
@@ -226,6 +324,7 @@ impl<const N: usize> InlineStack<N> {
         Self {
             entries: [0; N],
             len: 0,
+            floor: Floor::UNKNOWN,
         }
     }
 }
@@ -246,10 +345,13 @@ impl<const N: usize> FreeStack for InlineStack<N> {
         StackMut {
             entries: &mut self.entries,
             len: &mut self.len,
+            floor: &mut self.floor,
         }
     }
 
+    /// As a heap pool's: the floor is forgotten.
     fn view(&mut self) -> FreeCells<'_> {
+        self.forget_floor();
         FreeCells::Inline {
             entries: Cell::from_mut(&mut self.entries[..]).as_slice_of_cells(),
             len: Cell::from_mut(&mut self.len),

@@ -76,7 +76,7 @@ impl<T> Handle<T> {
     /// A handle to the object of version `version` in slot `index`. The version must be
     /// odd, as the versions of live slots are: that no handle carries an even version is what
     /// keeps every handle away from slots without a live object.
-    #[cfg(any(test, all(feature = "alloc", target_has_atomic = "64")))]
+    #[cfg(any(test, target_has_atomic = "32", feature = "portable-atomic"))]
     #[inline]
     pub(crate) const fn new(index: u32, version: NonZeroU32) -> Self {
         debug_assert!(version.get() % 2 == 1, "handles carry odd versions");

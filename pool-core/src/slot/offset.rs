@@ -7,6 +7,7 @@ use core::sync::atomic::{AtomicU32, Ordering};
 /// so that the offsets are even (a version's parity says whether its slot is live) and spread
 /// over the whole range, however many pools there are (the three-gap theorem: the first `n`
 /// offsets cut the circle of versions into gaps of at most three sizes).
+#[cfg_attr(not(target_has_atomic = "32"), allow(dead_code))]
 const STEP: u32 = 0x9E37_79B9_u32.wrapping_mul(2);
 
 /// The version offset for a new pool: the next of a process-wide sequence, 0 for the first pool.

@@ -149,11 +149,18 @@ impl<'a> Place<'a> {
     /// when the slot is retired (it reached `retired_at`) and must never be used again.
     #[inline]
     pub(crate) fn vacate(&self, retired_at: u32) -> bool {
+        self.end_life() == retired_at
+    }
+
+    /// [`vacate`](Place::vacate), returning the slot's new version: the slot is retired if it
+    /// is the pool's `retired_at`.
+    #[inline]
+    pub(crate) fn end_life(&self) -> u32 {
         debug_assert!(self.is_live());
         self.bits.set(self.bits.get() & !self.mask);
         let version = self.version().wrapping_add(1);
         self.halves()[HIGH].set(version);
-        version == retired_at
+        version
     }
 
     /// Marks the slot, just taken off the free list for a lease, lent: its word says so until

@@ -34,7 +34,7 @@ pub(crate) use inline::InlineSlots;
 pub(crate) use slots::Slots;
 pub(crate) use slots::{Chunks, ChunksMut};
 
-/// Where a pool keeps its slots: [`Heap`] (the default: one allocation, sized at run time, and
+/// Where a pool keeps its slots: [`Heap`] (the default: allocated once, sized at run time, and
 /// the only storage a [`Grow`](crate::Grow) pool can have) or [`Inline`] (the slots inside the
 /// pool itself, for `#![no_std]` code without an allocator). Chosen with
 /// `#[pool(storage = heap)]` or `#[pool(storage = inline)]`.
@@ -53,10 +53,16 @@ pub trait Storage: sealed::Sealed {
     /// The slots of a pool of `T`s kept here.
     #[doc(hidden)]
     type Slots<T>: Slots<T>;
+
+    /// The slots and books of a [`SyncPool`](crate::SyncPool) of `T`s kept here.
+    #[cfg(any(target_has_atomic = "32", feature = "portable-atomic"))]
+    #[doc(hidden)]
+    type SyncStore<T: crate::Pooled>: crate::sync::store::SyncStore<T>;
 }
 
-/// Slots on the heap, all built by [`Pool::new`](crate::Pool::new) in one allocation whose size
-/// is chosen at run time ([`Pool::with_capacity`](crate::Pool::with_capacity)); the only storage
+/// Slots on the heap, all built by [`Pool::new`](crate::Pool::new) in four allocations (the
+/// objects, their slots' versions, a bit per slot and the free list) whose size is chosen at run
+/// time ([`Pool::with_capacity`](crate::Pool::with_capacity)); the only storage
 /// a [`Grow`](crate::Grow) pool can have. The default, and `#[pool(storage = heap)]`.
 ///
 /// Needs the `alloc` feature (on by default): without it no heap pool can be built.
@@ -72,12 +78,24 @@ impl Storage for Heap {
     // default of `Pool`'s third parameter.
     #[cfg(not(feature = "alloc"))]
     type Slots<T> = inline::InlineSlots<T, 0, 0>;
+    #[cfg(all(
+        feature = "alloc",
+        any(target_has_atomic = "32", feature = "portable-atomic")
+    ))]
+    type SyncStore<T: crate::Pooled> = crate::sync::store::HeapStore<T>;
+    #[cfg(all(
+        not(feature = "alloc"),
+        any(target_has_atomic = "32", feature = "portable-atomic")
+    ))]
+    type SyncStore<T: crate::Pooled> = crate::sync::store::InlineStore<T, 0>;
 }
 
 impl<const N: usize, const W: usize> sealed::Sealed for Inline<N, W> {}
 
 impl<const N: usize, const W: usize> Storage for Inline<N, W> {
     type Slots<T> = InlineSlots<T, N, W>;
+    #[cfg(any(target_has_atomic = "32", feature = "portable-atomic"))]
+    type SyncStore<T: crate::Pooled> = crate::sync::store::InlineStore<T, N>;
 }
 
 mod sealed {

@@ -145,6 +145,15 @@ pub(crate) struct Places<'a> {
 }
 
 impl<'a> Places<'a> {
+    /// The cells of `words` and `bits`, which have a bit for each word (`words_for`).
+    #[inline]
+    pub(crate) fn new(words: &'a mut [u64], bits: &'a mut [u64]) -> Self {
+        Self::of_cells(
+            Cell::from_mut(words).as_slice_of_cells(),
+            Cell::from_mut(bits).as_slice_of_cells(),
+        )
+    }
+
     /// The places of `words`, with `bits`, which have a bit for each word (`words_for`).
     #[inline]
     pub(crate) fn of_cells(words: &'a [Cell<u64>], bits: &'a [Cell<u64>]) -> Self {

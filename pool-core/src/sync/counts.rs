@@ -1,26 +1,45 @@
 //! The counts behind the sync pool's [`Stats`](crate::Stats): kept per slot, so that creating
 //! and releasing touch no counter shared between threads, and added up when asked.
 
-use super::primitives::{AtomicU64, Ordering};
+use super::primitives::{AtomicCount, Ordering};
 
 /// A slot's own counts. Only the thread that owns the slot at the time writes them (the one
 /// that filled it, or reclaimed it), so a write is a load and a store on the slot's own cache
 /// line, not a read-modify-write on a line every thread contends for; the free list's push and
-/// pop hand them from one owner to the next.
-#[derive(Default)]
+/// pop hand them from one owner to the next. 64 bits where the target has 64-bit atomics, else
+/// 32 (they count modulo 2³² there).
 pub(crate) struct SlotCounts {
     /// Objects created or lent in this slot.
-    created: AtomicU64,
+    created: AtomicCount,
     /// Objects released from this slot, or given back by a lease.
-    released: AtomicU64,
+    released: AtomicCount,
 }
 
 #[inline]
-fn bump(counter: &AtomicU64) {
-    counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+fn bump(counter: &AtomicCount) {
+    counter.store(
+        counter.load(Ordering::Relaxed).wrapping_add(1),
+        Ordering::Relaxed,
+    );
 }
 
 impl SlotCounts {
+    #[cfg(not(loom))]
+    pub(crate) const fn new() -> Self {
+        Self {
+            created: AtomicCount::new(0),
+            released: AtomicCount::new(0),
+        }
+    }
+
+    #[cfg(loom)]
+    pub(crate) fn new() -> Self {
+        Self {
+            created: AtomicCount::new(0),
+            released: AtomicCount::new(0),
+        }
+    }
+
     /// An object was created or lent: by the slot's owner.
     #[inline]
     pub(crate) fn create(&self) {
@@ -33,12 +52,14 @@ impl SlotCounts {
         bump(&self.released);
     }
 
+    #[allow(clippy::useless_conversion, reason = "32 bits with 32-bit words")]
     pub(crate) fn created(&self) -> u64 {
-        self.created.load(Ordering::Relaxed)
+        self.created.load(Ordering::Relaxed).into()
     }
 
+    #[allow(clippy::useless_conversion, reason = "32 bits with 32-bit words")]
     pub(crate) fn released(&self) -> u64 {
-        self.released.load(Ordering::Relaxed)
+        self.released.load(Ordering::Relaxed).into()
     }
 }
 

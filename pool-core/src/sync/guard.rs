@@ -36,7 +36,7 @@ use core::ops::Deref;
 /// # Ok::<(), pooling::PoolFull>(())
 /// ```
 pub struct SyncGuard<'a, T: Pooled> {
-    slots: &'a SyncSlots<T>,
+    slots: SyncSlots<'a, T>,
     index: u32,
     /// Dropped by hand, before the guard counts itself out: under loom the pointer marks a
     /// read in progress, which must end before another thread may reset the object.
@@ -52,7 +52,7 @@ unsafe impl<T: Pooled + Sync> Sync for SyncGuard<'_, T> {}
 
 impl<'a, T: Pooled> SyncGuard<'a, T> {
     /// A guard over slot `index`, whose state word has already counted it in.
-    pub(crate) fn new(slots: &'a SyncSlots<T>, index: u32, value: ConstPtr<T>) -> Self {
+    pub(crate) fn new(slots: SyncSlots<'a, T>, index: u32, value: ConstPtr<T>) -> Self {
         Self {
             slots,
             index,

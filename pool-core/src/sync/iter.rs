@@ -1,17 +1,17 @@
 use super::guard::SyncGuard;
 use super::pool::SyncPool;
 use super::slots::SyncSlots;
-use crate::{Handle, Pooled};
+use crate::{Handle, Pooled, Storage};
 
 /// The live objects of a [`SyncPool`](crate::SyncPool), from
 /// [`iter`](crate::SyncPool::iter): each with its handle, behind a guard.
 pub struct SyncIter<'a, T: Pooled> {
-    slots: &'a SyncSlots<T>,
+    slots: SyncSlots<'a, T>,
     next: u32,
 }
 
 impl<'a, T: Pooled> SyncIter<'a, T> {
-    pub(crate) fn new(slots: &'a SyncSlots<T>) -> Self {
+    pub(crate) fn new(slots: SyncSlots<'a, T>) -> Self {
         Self { slots, next: 0 }
     }
 }
@@ -35,7 +35,7 @@ impl<'a, T: Pooled> Iterator for SyncIter<'a, T> {
     }
 }
 
-impl<'a, T: Pooled, S> IntoIterator for &'a SyncPool<T, S> {
+impl<'a, T: Pooled, S, B: Storage> IntoIterator for &'a SyncPool<T, S, B> {
     type Item = (Handle<T>, SyncGuard<'a, T>);
     type IntoIter = SyncIter<'a, T>;
 

@@ -38,7 +38,7 @@ use scopeguard::ScopeGuard;
 /// its slot is retired rather than reused half reset, counted in
 /// [`Stats::retired`](crate::Stats::retired).
 pub struct SyncLease<'a, T: Pooled> {
-    slots: &'a SyncSlots<T>,
+    slots: SyncSlots<'a, T>,
     lent: Lent<T>,
 }
 
@@ -61,7 +61,7 @@ unsafe impl<T: Pooled + Sync> Sync for SyncLease<'_, T> {}
 
 impl<T: Pooled> Lent<T> {
     /// Slot `index`, which the caller took off the free list and filled, now lent.
-    pub(crate) fn new(slots: &SyncSlots<T>, index: u32, value: MutPtr<T>) -> Self {
+    pub(crate) fn new(slots: SyncSlots<'_, T>, index: u32, value: MutPtr<T>) -> Self {
         let slot = slots.owned(index);
         slot.life.lend();
         slot.counts.create();
@@ -72,7 +72,7 @@ impl<T: Pooled> Lent<T> {
     }
 
     /// Makes the object live; the lease that held `self` must not drop.
-    pub(crate) fn publish(&mut self, slots: &SyncSlots<T>) -> Handle<T> {
+    pub(crate) fn publish(&mut self, slots: SyncSlots<'_, T>) -> Handle<T> {
         // SAFETY: the pointer is not used after this: the caller forgets the lease.
         unsafe { ManuallyDrop::drop(&mut self.value) };
         slots.publish(self.index)
@@ -92,7 +92,7 @@ impl<T: Pooled> Lent<T> {
     }
 
     /// Resets the object and frees its slot: the lease that held `self` is dropping.
-    pub(crate) fn give_back(&mut self, slots: &SyncSlots<T>) {
+    pub(crate) fn give_back(&mut self, slots: SyncSlots<'_, T>) {
         let slot = slots.owned(self.index);
         slot.counts.release();
         let retire = scopeguard::guard((), |()| slot.life.retire());
@@ -108,7 +108,7 @@ impl<T: Pooled> Lent<T> {
 
 impl<'a, T: Pooled> SyncLease<'a, T> {
     /// A lease of slot `index`, which the caller took off the free list and filled.
-    pub(crate) fn new(slots: &'a SyncSlots<T>, index: u32, value: MutPtr<T>) -> Self {
+    pub(crate) fn new(slots: SyncSlots<'a, T>, index: u32, value: MutPtr<T>) -> Self {
         Self {
             slots,
             lent: Lent::new(slots, index, value),

@@ -3,9 +3,12 @@
 mod counts;
 mod free_shard;
 mod guard;
+#[cfg(all(test, not(loom)))]
+mod inline_tests;
 mod iter;
 mod lease;
 mod lifecycle;
+#[cfg(feature = "alloc")]
 mod owned;
 mod pool;
 mod primitives;
@@ -13,6 +16,15 @@ mod primitives;
 mod server_tests;
 mod shard;
 mod slots;
+// The sealed `SyncStore` trait is reachable through `Storage`, so its methods' crate-private
+// types are flagged; no one outside the crate can name the trait to call them.
+#[allow(
+    private_interfaces,
+    private_bounds,
+    unreachable_pub,
+    reason = "the `SyncStore` trait is sealed"
+)]
+pub(crate) mod store;
 mod strategy;
 #[cfg(all(test, not(loom)))]
 mod tests;
@@ -22,7 +34,21 @@ mod wait;
 pub use guard::SyncGuard;
 pub use iter::SyncIter;
 pub use lease::SyncLease;
+#[cfg(feature = "alloc")]
 pub use owned::OwnedSyncLease;
 pub use pool::SyncPool;
 #[cfg(loom)]
 pub use shard::{ThreadIds, thread_shard};
+
+/// The most slots a sync pool has: slot indices are 32-bit, and with 32-bit words a free list's
+/// head holds an index and a tag of at least 16 bits.
+#[cfg(all(target_has_atomic = "64", not(pool_core_narrow)))]
+pub(crate) const MAX_CAPACITY: usize = crate::limits::MAX_CAPACITY;
+#[cfg(not(all(target_has_atomic = "64", not(pool_core_narrow))))]
+pub(crate) const MAX_CAPACITY: usize = 65_534;
+
+/// `n` iterations, fewer under Miri.
+#[cfg(all(test, not(loom)))]
+pub(crate) const fn tests_scale(n: u64) -> u64 {
+    if cfg!(miri) { n / 50 + 1 } else { n }
+}

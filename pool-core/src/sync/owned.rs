@@ -1,6 +1,6 @@
 use super::lease::Lent;
 use super::pool::SyncPool;
-use crate::{Handle, Pooled};
+use crate::{Handle, Heap, Pooled, Storage};
 use alloc::sync::Arc;
 use core::fmt;
 use core::mem::ManuallyDrop;
@@ -33,8 +33,8 @@ use core::ops::{Deref, DerefMut};
 /// assert_eq!(buffers.stats().leased, 0);
 /// # Ok::<(), pooling::PoolFull>(())
 /// ```
-pub struct OwnedSyncLease<T: Pooled, S = <T as Pooled>::Strategy> {
-    pool: Arc<SyncPool<T, S>>,
+pub struct OwnedSyncLease<T: Pooled, S = <T as Pooled>::Strategy, B: Storage = Heap> {
+    pool: Arc<SyncPool<T, S, B>>,
     lent: Lent<T>,
 }
 
@@ -42,13 +42,13 @@ pub struct OwnedSyncLease<T: Pooled, S = <T as Pooled>::Strategy> {
 // while it is out (so `T: Send` suffices to use and reset it on another thread), and the pool's
 // atomics; it exposes no other object of the pool. Dropping the last `Arc` there drops the pool
 // and its objects on that thread, which `T: Send` allows.
-unsafe impl<T: Pooled + Send, S> Send for OwnedSyncLease<T, S> {}
+unsafe impl<T: Pooled + Send, S, B: Storage> Send for OwnedSyncLease<T, S, B> {}
 
 // SAFETY: a shared lease gives only `&T`.
-unsafe impl<T: Pooled + Sync, S> Sync for OwnedSyncLease<T, S> {}
+unsafe impl<T: Pooled + Sync, S, B: Storage> Sync for OwnedSyncLease<T, S, B> {}
 
-impl<T: Pooled, S> OwnedSyncLease<T, S> {
-    pub(crate) fn new(pool: Arc<SyncPool<T, S>>, lent: Lent<T>) -> Self {
+impl<T: Pooled, S, B: Storage> OwnedSyncLease<T, S, B> {
+    pub(crate) fn new(pool: Arc<SyncPool<T, S, B>>, lent: Lent<T>) -> Self {
         Self { pool, lent }
     }
 
@@ -72,7 +72,7 @@ impl<T: Pooled, S> OwnedSyncLease<T, S> {
         // Not dropped: the object stays, now live.
         let mut this = ManuallyDrop::new(self);
         let this = &mut *this;
-        let handle = this.lent.publish(this.pool.slots());
+        let handle = this.lent.publish(this.pool.view());
         // SAFETY: `this` is never used or dropped after this read, so the `Arc` is moved out
         // once and dropped once.
         drop(unsafe { core::ptr::read(&raw const this.pool) });
@@ -80,7 +80,7 @@ impl<T: Pooled, S> OwnedSyncLease<T, S> {
     }
 }
 
-impl<T: Pooled, S> Deref for OwnedSyncLease<T, S> {
+impl<T: Pooled, S, B: Storage> Deref for OwnedSyncLease<T, S, B> {
     type Target = T;
 
     #[inline]
@@ -89,20 +89,20 @@ impl<T: Pooled, S> Deref for OwnedSyncLease<T, S> {
     }
 }
 
-impl<T: Pooled, S> DerefMut for OwnedSyncLease<T, S> {
+impl<T: Pooled, S, B: Storage> DerefMut for OwnedSyncLease<T, S, B> {
     #[inline]
     fn deref_mut(&mut self) -> &mut T {
         self.lent.get_mut()
     }
 }
 
-impl<T: Pooled, S> Drop for OwnedSyncLease<T, S> {
+impl<T: Pooled, S, B: Storage> Drop for OwnedSyncLease<T, S, B> {
     fn drop(&mut self) {
-        self.lent.give_back(self.pool.slots());
+        self.lent.give_back(self.pool.view());
     }
 }
 
-impl<T: Pooled + fmt::Debug, S> fmt::Debug for OwnedSyncLease<T, S> {
+impl<T: Pooled + fmt::Debug, S, B: Storage> fmt::Debug for OwnedSyncLease<T, S, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("OwnedSyncLease").field(&**self).finish()
     }

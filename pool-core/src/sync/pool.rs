@@ -1,12 +1,20 @@
 use super::guard::SyncGuard;
 use super::iter::SyncIter;
-use super::lease::{Lent, SyncLease};
+#[cfg(feature = "alloc")]
+use super::lease::Lent;
+use super::lease::SyncLease;
 use super::lifecycle::Released;
+#[cfg(feature = "alloc")]
 use super::owned::OwnedSyncLease;
+#[cfg(feature = "async")]
+use super::slots::Books;
 use super::slots::SyncSlots;
+use super::store::SyncStore;
 use crate::limits;
+#[cfg(feature = "alloc")]
 use crate::slot::offset;
-use crate::{Handle, PoolFull, Pooled, StaleHandle, Stats};
+use crate::{Handle, Heap, Inline, PoolFull, Pooled, StaleHandle, Stats, Storage};
+#[cfg(feature = "alloc")]
 use alloc::sync::Arc;
 use core::fmt;
 use core::marker::PhantomData;
@@ -70,17 +78,30 @@ use core::marker::PhantomData;
 /// assert!(jobs.is_empty());
 /// assert_eq!(jobs.stats().created, 400);
 /// ```
-pub struct SyncPool<T: Pooled, S = <T as Pooled>::Strategy> {
-    slots: SyncSlots<T>,
+pub struct SyncPool<T: Pooled, S = <T as Pooled>::Strategy, B: Storage = Heap> {
+    store: B::SyncStore<T>,
     strategy: PhantomData<fn() -> S>,
 }
 
-impl<T: Pooled, S> SyncPool<T, S> {
-    /// The largest capacity a pool can have: slot indices are 32-bit.
-    pub const MAX_CAPACITY: usize = limits::MAX_CAPACITY;
+// SAFETY: every storage keeps only `SyncSlot`s, `Sync` when `T` is `Send` and `Sync` (see
+// there), and books of atomics; stated here so that generic code over any storage has it.
+unsafe impl<T: Pooled + Send + Sync, S, B: Storage> Sync for SyncPool<T, S, B> {}
 
+// SAFETY: the pool owns its objects and atomics: moving it moves them, which `T: Send` allows.
+unsafe impl<T: Pooled + Send, S, B: Storage> Send for SyncPool<T, S, B> {}
+
+impl<T: Pooled, S, B: Storage> SyncPool<T, S, B> {
+    /// The largest capacity a pool can have: slot indices are 32-bit, and with 32-bit state
+    /// words (on targets without 64-bit atomics) a free list's head holds an index and a tag
+    /// of at least 16 bits in one word, so 65,534 there.
+    pub const MAX_CAPACITY: usize = super::MAX_CAPACITY;
+}
+
+#[cfg(feature = "alloc")]
+impl<T: Pooled, S> SyncPool<T, S, Heap> {
     /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N, sync)]`): the
-    /// one allocation the pool makes.
+    /// only allocations the pool makes, two (its slots, and its books: the free lists' heads, the
+    /// counts, the waiters).
     ///
     /// ```
     /// # use pooling::Pooled;
@@ -110,17 +131,69 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// # Panics
     /// If `capacity` exceeds [`MAX_CAPACITY`](SyncPool::MAX_CAPACITY).
     pub fn with_capacity(capacity: usize) -> Self {
-        limits::check_capacity(capacity);
+        assert!(
+            capacity <= Self::MAX_CAPACITY,
+            "a sync pool holds at most {} objects, not {capacity}",
+            Self::MAX_CAPACITY
+        );
         Self {
-            slots: SyncSlots::new(capacity, offset::next()),
+            store: super::store::HeapStore::new(capacity, offset::next()),
+            strategy: PhantomData,
+        }
+    }
+}
+
+impl<T: Pooled, S, const N: usize, const W: usize> SyncPool<T, S, Inline<N, W>> {
+    /// A pool of `N` objects inside itself, with no allocation: `const`, so it can be a
+    /// `static` that thread mode and interrupt handlers share (`#[pool(size = N, sync, storage
+    /// = inline)]`). It builds nothing: each slot's blank object is built the first time the
+    /// slot is taken, and reused from then on.
+    ///
+    /// ```
+    /// use pooling::Pooled;
+    ///
+    /// #[derive(Pooled)]
+    /// #[pool(size = 8, sync, storage = inline)]
+    /// struct Frame {
+    ///     len: u8,
+    ///     bytes: [u8; 64],
+    /// }
+    ///
+    /// static FRAMES: FramePool = FramePool::new();
+    ///
+    /// let frame = FRAMES.create(|f| f.len = 3)?;
+    /// assert_eq!(FRAMES.get(frame).unwrap().len, 3);
+    /// let lease = FRAMES.acquire(|_| {})?; // a `SyncLease<'static, Frame>`: `Send`, `'static`
+    /// std::thread::spawn(move || drop(lease)).join().unwrap();
+    /// assert_eq!(FRAMES.stats().live, 1);
+    /// # Ok::<(), pooling::PoolFull>(())
+    /// ```
+    ///
+    /// # Panics
+    /// If `N` exceeds [`MAX_CAPACITY`](SyncPool::MAX_CAPACITY): at compile time for a `static`.
+    #[cfg(not(loom))]
+    pub const fn new() -> Self {
+        Self {
+            store: super::store::InlineStore::new(),
             strategy: PhantomData,
         }
     }
 
+    #[cfg(loom)]
+    #[expect(missing_docs, reason = "loom's model of the const one")]
+    pub fn new() -> Self {
+        Self {
+            store: super::store::InlineStore::new(),
+            strategy: PhantomData,
+        }
+    }
+}
+
+impl<T: Pooled, S, B: Storage> SyncPool<T, S, B> {
     /// The number of slots, live or not.
     #[inline]
     pub fn capacity(&self) -> usize {
-        self.slots.capacity()
+        self.view().capacity()
     }
 
     /// The number of live objects: those reachable by handle. O(capacity): it counts the live
@@ -139,7 +212,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// ```
     #[inline]
     pub fn len(&self) -> usize {
-        self.slots.live()
+        self.view().live()
     }
 
     /// Whether no object is live (a snapshot, as [`len`](SyncPool::len)).
@@ -239,11 +312,12 @@ impl<T: Pooled, S> SyncPool<T, S> {
     ///
     /// # Errors
     /// [`PoolFull`] when no slot is free; `init` is not called.
+    #[cfg(feature = "alloc")]
     #[inline]
     pub fn try_acquire_owned(
         self: &Arc<Self>,
         init: impl FnOnce(&mut T),
-    ) -> Result<OwnedSyncLease<T, S>, PoolFull> {
+    ) -> Result<OwnedSyncLease<T, S, B>, PoolFull> {
         match self.lent(init) {
             Some(lent) => Ok(OwnedSyncLease::new(Arc::clone(self), lent)),
             None => Err(self.refuse()),
@@ -283,7 +357,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     pub fn iter(&self) -> SyncIter<'_, T> {
-        SyncIter::new(&self.slots)
+        SyncIter::new(self.view())
     }
 
     /// A guard reading the object `handle` names, or `None` once the object has been released
@@ -304,13 +378,19 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// ```
     #[inline]
     pub fn get(&self, handle: Handle<T>) -> Option<SyncGuard<'_, T>> {
-        let slot = self.slots.slot(handle)?;
+        let slot = self.view().slot(handle)?;
         if !slot.life.add_guard(handle.raw_version()) {
             return None;
         }
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
         let index = handle.index() as u32;
-        Some(SyncGuard::new(&self.slots, index, slot.value()))
+        let guard = SyncGuard::new(self.view(), index, slot.value());
+        // With 32-bit words, the stamp may have matched another object's version: the guard
+        // then counts itself out as it drops.
+        if !slot.life.holds(handle.raw_version()) {
+            return None;
+        }
+        Some(guard)
     }
 
     /// The object `handle` names, mutably, through an exclusive borrow of the pool (so no guard
@@ -330,12 +410,9 @@ impl<T: Pooled, S> SyncPool<T, S> {
     #[cfg(not(loom))]
     #[inline]
     pub fn get_mut(&mut self, handle: Handle<T>) -> Option<&mut T> {
-        let slot = self.slots.slot_mut(handle)?;
-        if slot.life.is_live_at(handle.raw_version()) {
-            Some(slot.value_mut())
-        } else {
-            None
-        }
+        self.store
+            .slot_mut(handle.index())?
+            .live_mut(handle.raw_version())
     }
 
     /// Whether `handle` names a live object of this pool (a snapshot: another thread may
@@ -355,7 +432,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// ```
     #[inline]
     pub fn contains(&self, handle: Handle<T>) -> bool {
-        self.slots
+        self.view()
             .slot(handle)
             .is_some_and(|slot| slot.life.is_live_at(handle.raw_version()))
     }
@@ -385,14 +462,14 @@ impl<T: Pooled, S> SyncPool<T, S> {
     #[inline]
     pub fn release(&self, handle: Handle<T>) -> Result<(), StaleHandle> {
         let released = self
-            .slots
+            .view()
             .slot(handle)
             .and_then(|slot| slot.life.release(handle.raw_version()));
         match released {
             Some(released) => {
                 if let Released::Reclaim = released {
                     #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
-                    self.slots.reclaim(handle.index() as u32);
+                    self.view().reclaim(handle.index() as u32);
                 }
                 Ok(())
             }
@@ -434,7 +511,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// assert_eq!((stats.live, stats.free, stats.created, stats.released), (2, 6, 4, 2));
     /// ```
     pub fn stats(&self) -> Stats {
-        let tally = self.slots.tally();
+        let tally = self.view().tally();
         let (waited, waiting) = self.waits();
         Stats {
             capacity: self.capacity(),
@@ -444,7 +521,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
             high_water: tally.used,
             created: tally.created,
             released: tally.released,
-            failed: self.slots.failed(),
+            failed: self.view().failed(),
             evicted: 0,
             chunks: 1,
             retired: tally.retired,
@@ -461,8 +538,9 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// # Errors
     /// The first inconsistency found, described.
     #[doc(hidden)]
+    #[cfg(feature = "alloc")]
     pub fn check_consistency(&self) -> Result<(), alloc::string::String> {
-        self.slots.check().map_err(alloc::string::String::from)
+        self.view().check().map_err(alloc::string::String::from)
     }
 
     /// Fills a free slot and makes it live; `None` when no slot is free.
@@ -471,39 +549,49 @@ impl<T: Pooled, S> SyncPool<T, S> {
         &self,
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Option<Handle<T>> {
-        let (index, object) = self.slots.take_free(init)?;
+        let (index, object) = self.view().take_free(init)?;
         // The charge of the object ends before other threads can reach it.
         #[cfg_attr(
             not(loom),
             expect(clippy::drop_non_drop, reason = "loom's pointer has drop")
         )]
         drop(object);
-        self.slots.owned(index).counts.create();
-        Some(self.slots.publish(index))
+        self.view().owned(index).counts.create();
+        Some(self.view().publish(index))
     }
 
     /// Lends the object of a free slot, set up by `init`; `None` when no slot is free.
     #[inline]
     pub(crate) fn lend(&self, init: impl FnOnce(&mut T)) -> Option<SyncLease<'_, T>> {
-        let (index, object) = self.slots.take_free(|_, object| init(object))?;
-        Some(SyncLease::new(&self.slots, index, object))
+        let (index, object) = self.view().take_free(|_, object| init(object))?;
+        Some(SyncLease::new(self.view(), index, object))
     }
 
     /// Lends the object of a free slot, set up by `init`, to a lease of any kind.
+    #[cfg(feature = "alloc")]
     #[inline]
     pub(crate) fn lent(&self, init: impl FnOnce(&mut T)) -> Option<Lent<T>> {
-        let (index, object) = self.slots.take_free(|_, object| init(object))?;
-        Some(Lent::new(&self.slots, index, object))
+        let (index, object) = self.view().take_free(|_, object| init(object))?;
+        Some(Lent::new(self.view(), index, object))
     }
 
-    pub(crate) fn slots(&self) -> &SyncSlots<T> {
-        &self.slots
+    /// The slots and books, as guards and leases reach them.
+    #[inline]
+    pub(crate) fn view(&self) -> SyncSlots<'_, T> {
+        self.store.slots()
+    }
+
+    /// The books: the free lists, the count of refusals, the waiters.
+    #[cfg(feature = "async")]
+    #[inline]
+    pub(crate) fn slots(&self) -> &Books {
+        self.store.books()
     }
 
     /// `Stats::waited` and `Stats::waiting`.
     #[cfg(feature = "async")]
     fn waits(&self) -> (u64, usize) {
-        let waiters = &self.slots.waiters;
+        let waiters = &self.slots().waiters;
         (waiters.waited(), waiters.waiting())
     }
 
@@ -514,14 +602,14 @@ impl<T: Pooled, S> SyncPool<T, S> {
     }
 
     #[cfg(all(test, not(loom)))]
-    pub(crate) fn force_version(&mut self, index: usize, relative: u32) {
-        self.slots.force_version(index, relative);
+    pub(crate) fn force_version(&self, index: usize, relative: u32) {
+        self.view().force_version(index, relative);
     }
 
     /// Counts a refusal, and the error saying so.
     #[cold]
     pub(crate) fn refuse(&self) -> PoolFull {
-        self.slots.fail();
+        self.view().fail();
         PoolFull::new(self.capacity())
     }
 
@@ -529,19 +617,27 @@ impl<T: Pooled, S> SyncPool<T, S> {
     #[cold]
     #[track_caller]
     pub(crate) fn panic_full(&self) -> ! {
-        self.slots.fail();
-        limits::panic_full(T::NAME, self.capacity(), self.slots.tally().used);
+        self.view().fail();
+        limits::panic_full(T::NAME, self.capacity(), self.view().tally().used);
     }
 }
 
-impl<T: Pooled, S> Default for SyncPool<T, S> {
+#[cfg(feature = "alloc")]
+impl<T: Pooled, S> Default for SyncPool<T, S, Heap> {
     fn default() -> Self {
         Self::new()
     }
 }
 
 /// Shows the [`Stats`] under the pool's name, not the objects.
-impl<T: Pooled, S> fmt::Debug for SyncPool<T, S> {
+impl<T: Pooled, S, const N: usize, const W: usize> Default for SyncPool<T, S, Inline<N, W>> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Shows the [`Stats`] under the pool's name, not the objects.
+impl<T: Pooled, S, B: Storage> fmt::Debug for SyncPool<T, S, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.stats().debug_as(T::NAME, f)
     }

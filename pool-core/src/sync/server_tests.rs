@@ -225,6 +225,7 @@ mod waiting {
     use core::sync::atomic::{AtomicUsize, Ordering};
     use core::task::{Context, Poll, Waker};
     use futures_lite::future::block_on;
+    use std::panic::{AssertUnwindSafe, catch_unwind};
     use std::task::Wake;
     use std::thread;
 
@@ -337,8 +338,122 @@ mod waiting {
         let Poll::Ready(_one) = first.as_mut().poll(&mut first_cx) else {
             panic!("two slots are free")
         };
-        assert_eq!(wakes(&woken_b), 1, "the first passed a wake-up on");
+        assert_eq!(wakes(&woken_b), 1, "each freed slot was handed to a waiter");
         assert!(second.as_mut().poll(&mut second_cx).is_ready());
+    }
+
+    #[test]
+    fn a_slot_freed_while_a_task_waits_is_handed_to_it_not_listed() {
+        let pool = SyncPool::<Buffer>::with_capacity(1);
+        let lease = pool.acquire(|_| {}).unwrap();
+        let (woken, waker) = counter();
+        let mut cx = Context::from_waker(&waker);
+        let mut waiting = pin!(pool.acquire_async(|b| b.value = 4));
+        assert!(waiting.as_mut().poll(&mut cx).is_pending());
+        drop(lease);
+        assert_eq!(wakes(&woken), 1);
+        assert!(
+            pool.try_acquire(|_| unreachable!()).is_err(),
+            "the slot is the waiting task's"
+        );
+        assert!(pool.try_create(|_| unreachable!()).is_err());
+        pool.check_consistency().unwrap();
+        let stats = pool.stats();
+        assert_eq!((stats.free, stats.waiting, stats.failed), (1, 0, 2));
+        let Poll::Ready(got) = waiting.as_mut().poll(&mut cx) else {
+            panic!("handed")
+        };
+        assert_eq!(got.value, 4);
+    }
+
+    #[test]
+    fn a_task_asking_again_after_giving_back_queues_behind_the_waiting_ones() {
+        let pool = SyncPool::<Buffer>::with_capacity(1);
+        let mut cx = Context::from_waker(Waker::noop());
+        let lease = pool.acquire(|b| b.value = 1).unwrap();
+        let mut first = pin!(pool.acquire_async(|b| b.value = 2));
+        let mut second = pin!(pool.acquire_async(|b| b.value = 3));
+        assert!(first.as_mut().poll(&mut cx).is_pending());
+        assert!(second.as_mut().poll(&mut cx).is_pending());
+        drop(lease);
+        let mut again = pin!(pool.acquire_async(|b| b.value = 1));
+        assert!(again.as_mut().poll(&mut cx).is_pending(), "behind the two");
+        let Poll::Ready(got) = first.as_mut().poll(&mut cx) else {
+            panic!("handed to the first")
+        };
+        assert_eq!(got.value, 2);
+        assert!(second.as_mut().poll(&mut cx).is_pending());
+        drop(got);
+        assert!(again.as_mut().poll(&mut cx).is_pending(), "still behind");
+        let Poll::Ready(got) = second.as_mut().poll(&mut cx) else {
+            panic!("then to the second")
+        };
+        assert_eq!(got.value, 3);
+        drop(got);
+        assert!(again.as_mut().poll(&mut cx).is_ready());
+        assert_eq!(pool.stats().waited, 3);
+    }
+
+    #[test]
+    fn a_waiter_cancelled_after_a_slot_was_handed_to_it_gives_it_back() {
+        let pool = SyncPool::<Buffer>::with_capacity(1);
+        let lease = pool.acquire(|_| {}).unwrap();
+        let mut waiting = Box::pin(pool.acquire_async(|_| unreachable!()));
+        assert!(
+            waiting
+                .as_mut()
+                .poll(&mut Context::from_waker(Waker::noop()))
+                .is_pending()
+        );
+        drop(lease);
+        pool.check_consistency().unwrap();
+        drop(waiting);
+        pool.check_consistency().unwrap();
+        let stats = pool.stats();
+        assert_eq!((stats.free, stats.leased, stats.waiting), (1, 0, 0));
+        assert!(pool.try_acquire(|_| {}).is_ok(), "back on the free list");
+    }
+
+    #[test]
+    fn a_waiter_is_woken_through_the_waker_of_its_last_poll() {
+        let pool = SyncPool::<Buffer>::with_capacity(1);
+        let lease = pool.acquire(|_| {}).unwrap();
+        let (woken_old, waker_old) = counter();
+        let (woken_new, waker_new) = counter();
+        let mut waiting = pin!(pool.acquire_async(|_| {}));
+        assert!(
+            waiting
+                .as_mut()
+                .poll(&mut Context::from_waker(&waker_old))
+                .is_pending()
+        );
+        let mut cx = Context::from_waker(&waker_new);
+        assert!(waiting.as_mut().poll(&mut cx).is_pending());
+        drop(lease);
+        assert_eq!((wakes(&woken_old), wakes(&woken_new)), (0, 1));
+        assert!(waiting.as_mut().poll(&mut cx).is_ready());
+    }
+
+    #[test]
+    fn a_slot_handed_to_a_waiter_whose_init_panics_goes_to_the_next() {
+        let pool = SyncPool::<Buffer>::with_capacity(1);
+        let lease = pool.acquire(|_| {}).unwrap();
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut panicky = Box::pin(pool.acquire_async(|_| panic!("init")));
+        let mut next = pin!(pool.acquire_async(|b| b.value = 5));
+        assert!(panicky.as_mut().poll(&mut cx).is_pending());
+        assert!(next.as_mut().poll(&mut cx).is_pending());
+        drop(lease);
+        let panicked = catch_unwind(AssertUnwindSafe(|| panicky.as_mut().poll(&mut cx)));
+        assert!(panicked.is_err());
+        drop(panicky);
+        let Poll::Ready(got) = next.as_mut().poll(&mut cx) else {
+            panic!("handed on")
+        };
+        assert_eq!(got.value, 5);
+        drop(got);
+        pool.check_consistency().unwrap();
+        assert_eq!(pool.stats().free, 1);
     }
 
     #[test]

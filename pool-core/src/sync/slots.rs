@@ -1,28 +1,27 @@
-//! The shared state of a sync pool, which guards and leases reach through `&`: the slots, the
-//! free lists and the count of refusals.
+//! The shared state of a sync pool, which guards and leases reach through `&`: the slots, and
+//! the books beside them (the free lists, the count of refusals).
 
 use super::counts::{SlotCounts, Tally};
 use super::free_shard::FreeShard;
 use super::guard::SyncGuard;
 use super::lifecycle::{Lifecycle, Phase};
-use super::primitives::{AtomicU32, AtomicU64, Ordering};
-use super::primitives::{MutPtr, UnsafeCell};
+use super::primitives::{AtomicCount, AtomicU32, MutPtr, ObjectCell, Ordering};
 use super::shard::{self, SHARDS};
 #[cfg(feature = "async")]
 use super::wait::Waiters;
 use crate::limits;
 use crate::pooled::blank;
-use crate::slot::NIL;
+use crate::slot::{NIL, offset};
 use crate::{Handle, Pooled};
-use alloc::boxed::Box;
 use core::num::NonZeroU32;
 use scopeguard::ScopeGuard;
 
 /// One place in a sync pool: an object, built once and reused, its state word, its link in a
 /// free list and the shard its owner took it on.
 ///
-/// Aligned to a cache line, so that threads working on neighbouring slots do not write one line
-/// (most objects fill the line anyway: the state word and counts take 32 bytes).
+/// Aligned to a cache line with `std`, so that threads working on neighbouring slots do not
+/// write one line (most objects fill the line anyway: the state word and counts take 32
+/// bytes); without `std`, on a microcontroller, RAM is better spent on slots.
 ///
 /// Who may touch the object (the unsafe contract, kept by [`SyncSlots`]):
 /// - while the state word says live, or releasing with guards out, only guards, and only to
@@ -30,7 +29,10 @@ use scopeguard::ScopeGuard;
 /// - otherwise only the one thread that owns the slot: it took the slot off the free list (to
 ///   fill it, or for a lease), or it reclaimed it (the releaser when no guard was out, or the
 ///   last guard to drop).
-#[repr(align(64))]
+///
+/// The object is built ([`Books::built`] says which are built up front, the others are built
+/// by the first thread to take them) unless the slot is void.
+#[cfg_attr(feature = "std", repr(align(64)))]
 pub(crate) struct SyncSlot<T> {
     pub(crate) life: Lifecycle,
     pub(crate) counts: SlotCounts,
@@ -39,56 +41,181 @@ pub(crate) struct SyncSlot<T> {
     /// took it on, so that a thread that creates what other threads release finds the slots on
     /// its own shard. Written by the owner before it hands the slot on.
     home: AtomicU32,
-    value: UnsafeCell<T>,
+    value: ObjectCell<T>,
 }
 
-/// The slots, the free lists threaded through them and the count of refusals.
+// SAFETY: the slots hand out `&T` to guards on any thread (so `T: Sync`) and let any thread
+// fill, reset and drop objects made on another (so `T: Send`); everything else is atomics.
+unsafe impl<T: Send + Sync> Sync for SyncSlot<T> {}
+
+/// What a pool keeps beside its slots: the free lists threaded through them and the count of
+/// refusals.
 ///
 /// A free slot is in one of the [`SHARDS`] free lists, or among the fresh slots (those from
 /// `fresh` on, never used). A thread takes from its own shard, then from the others, then a
 /// fresh slot; a freed slot goes back to the shard it was taken on. So a thread that creates
 /// and releases touches its own shard's head and its own slots: no line that other threads
 /// write, unlike one free list for all, whose head moves between cores on every operation.
-pub(crate) struct SyncSlots<T> {
-    all: Box<[SyncSlot<T>]>,
-    shards: Box<[FreeShard]>,
+pub(crate) struct Books {
+    shards: [FreeShard; SHARDS],
     /// The first slot never taken: the slots from here on are free and on no list.
     fresh: AtomicU32,
     /// Creations refused because the pool was full: rare, so shared.
-    failed: AtomicU64,
+    failed: AtomicCount,
     /// The tasks waiting for a free slot, woken as slots are freed.
     #[cfg(feature = "async")]
     pub(crate) waiters: Waiters,
     /// The version at which a slot retires instead of going back on the free list: it has had
-    /// 2³¹ − 1 lives, and its next version would come round to those of its first.
-    retired_at: u32,
+    /// 2³¹ − 1 lives, and its next version would come round to those of its first. Even;
+    /// `UNDRAWN` until a pool built by a `const fn` takes its first slot.
+    retired_at: AtomicU32,
+    /// The slots whose objects were built up front: the others are built as they are first
+    /// taken.
+    built: u32,
 }
 
-// SAFETY: the slots hand out `&T` to guards on any thread (so `T: Sync`) and let any thread
-// fill, reset and drop objects made on another (so `T: Send`); everything else is atomics.
-unsafe impl<T: Send + Sync> Sync for SyncSlots<T> {}
+/// `Books::retired_at` before the pool's versions are drawn: odd, so never a version at which
+/// a slot retires.
+const UNDRAWN: u32 = 1;
 
-impl<T: Pooled> SyncSlots<T> {
-    /// `capacity` blank objects, all free, their versions counted from `offset`.
-    pub(crate) fn new(capacity: usize, offset: u32) -> Self {
-        let slots = (0..capacity)
-            .map(|_| SyncSlot {
-                life: Lifecycle::new(offset),
-                counts: SlotCounts::default(),
-                next: AtomicU32::new(NIL),
-                home: AtomicU32::new(0),
-                value: UnsafeCell::new(blank::<T>()),
-            })
-            .collect();
+impl Books {
+    /// The books of a pool of `capacity` slots, all built, whose versions start at `offset`.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn up_front(capacity: usize, offset: u32) -> Self {
+        #[expect(clippy::cast_possible_truncation, reason = "capacities end below NIL")]
+        let built = capacity as u32;
         Self {
-            all: slots,
-            shards: (0..SHARDS).map(|_| FreeShard::new()).collect(),
+            shards: core::array::from_fn(|_| FreeShard::new(capacity)),
             fresh: AtomicU32::new(0),
-            failed: AtomicU64::new(0),
+            failed: AtomicCount::new(0),
             #[cfg(feature = "async")]
             waiters: Waiters::new(),
-            retired_at: limits::retired_at(offset),
+            retired_at: AtomicU32::new(limits::retired_at(offset)),
+            built,
         }
+    }
+
+    /// The books of a pool of `N` slots, none built, whose versions are drawn when the first
+    /// slot is taken.
+    #[cfg(not(loom))]
+    pub(crate) const fn unbuilt<const N: usize>() -> Self {
+        Self {
+            shards: [const { FreeShard::new(N) }; SHARDS],
+            fresh: AtomicU32::new(0),
+            failed: AtomicCount::new(0),
+            #[cfg(feature = "async")]
+            waiters: Waiters::new(),
+            retired_at: AtomicU32::new(UNDRAWN),
+            built: 0,
+        }
+    }
+
+    #[cfg(loom)]
+    pub(crate) fn unbuilt<const N: usize>() -> Self {
+        Self {
+            shards: core::array::from_fn(|_| FreeShard::new(N)),
+            fresh: AtomicU32::new(0),
+            failed: AtomicCount::new(0),
+            #[cfg(feature = "async")]
+            waiters: Waiters::new(),
+            retired_at: AtomicU32::new(UNDRAWN),
+            built: 0,
+        }
+    }
+
+    /// The version at which slots retire (see `retired_at`).
+    #[inline]
+    fn retired_at(&self) -> u32 {
+        self.retired_at.load(Ordering::Relaxed)
+    }
+
+    /// The version at which slots retire, drawing the pool's versions if no slot was taken
+    /// before. Relaxed: whoever draws first, every thread then reads the same.
+    #[cold]
+    fn draw_versions(&self) -> u32 {
+        let drawn = self.retired_at();
+        if drawn != UNDRAWN {
+            return drawn;
+        }
+        let retired_at = limits::retired_at(offset::next());
+        match self.retired_at.compare_exchange(
+            UNDRAWN,
+            retired_at,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        ) {
+            Ok(_) => retired_at,
+            Err(drawn) => drawn,
+        }
+    }
+}
+
+impl<T> SyncSlot<T> {
+    /// A free slot at `version`, with `object`.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn with(version: u32, object: T) -> Self {
+        Self {
+            life: Lifecycle::new(version),
+            counts: SlotCounts::new(),
+            next: AtomicU32::new(NIL),
+            home: AtomicU32::new(0),
+            value: ObjectCell::with(object),
+        }
+    }
+
+    /// A slot whose object is built when it is first taken.
+    #[cfg(not(loom))]
+    pub(crate) const fn unbuilt() -> Self {
+        Self {
+            life: Lifecycle::new(0),
+            counts: SlotCounts::new(),
+            next: AtomicU32::new(NIL),
+            home: AtomicU32::new(0),
+            value: ObjectCell::new(),
+        }
+    }
+
+    #[cfg(loom)]
+    pub(crate) fn unbuilt() -> Self {
+        Self {
+            life: Lifecycle::new(0),
+            counts: SlotCounts::new(),
+            next: AtomicU32::new(NIL),
+            home: AtomicU32::new(0),
+            value: ObjectCell::new(),
+        }
+    }
+}
+
+/// Drops the objects of a pool's slots: those built up front, and those built since.
+pub(crate) fn drop_objects<T>(all: &mut [SyncSlot<T>], books: &Books) {
+    let built = books.built.max(books.fresh.load(Ordering::Relaxed)) as usize;
+    for slot in all.iter_mut().take(built) {
+        if slot.life.phase() != Phase::Void {
+            // SAFETY: a slot below `built` or `fresh` that is not void holds an object (see
+            // `SyncSlot`), and `&mut` rules out any other access.
+            unsafe { slot.value.drop_object() };
+        }
+    }
+}
+
+/// A pool's slots and books, as guards and leases reach them: the same for every storage.
+pub(crate) struct SyncSlots<'a, T> {
+    all: &'a [SyncSlot<T>],
+    books: &'a Books,
+}
+
+impl<T> Clone for SyncSlots<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for SyncSlots<'_, T> {}
+
+impl<'a, T: Pooled> SyncSlots<'a, T> {
+    pub(crate) fn new(all: &'a [SyncSlot<T>], books: &'a Books) -> Self {
+        Self { all, books }
     }
 
     #[inline]
@@ -98,23 +225,24 @@ impl<T: Pooled> SyncSlots<T> {
 
     /// Counts a creation refused because the pool was full.
     pub(crate) fn fail(&self) {
-        self.failed.fetch_add(1, Ordering::Relaxed);
+        self.books.failed.fetch_add(1, Ordering::Relaxed);
     }
 
+    #[allow(clippy::useless_conversion, reason = "32 bits with 32-bit words")]
     pub(crate) fn failed(&self) -> u64 {
-        self.failed.load(Ordering::Relaxed)
+        self.books.failed.load(Ordering::Relaxed).into()
     }
 
     /// Adds up what the slots hold and have held: O(capacity).
     pub(crate) fn tally(&self) -> Tally {
         let mut tally = Tally::default();
-        for slot in &self.all {
+        for slot in self.all {
             match slot.life.phase() {
                 Phase::Free => tally.free += 1,
                 Phase::Live => tally.live += 1,
                 Phase::Releasing => {}
                 Phase::Lent => tally.leased += 1,
-                Phase::Retired => tally.retired += 1,
+                Phase::Retired | Phase::Void => tally.retired += 1,
             }
             let created = slot.counts.created();
             tally.used += usize::from(created > 0);
@@ -134,14 +262,8 @@ impl<T: Pooled> SyncSlots<T> {
 
     /// The slot `handle` points into, if the pool has one there.
     #[inline]
-    pub(crate) fn slot(&self, handle: Handle<T>) -> Option<&SyncSlot<T>> {
+    pub(crate) fn slot(&self, handle: Handle<T>) -> Option<&'a SyncSlot<T>> {
         self.all.get(handle.index())
-    }
-
-    #[cfg(not(loom))]
-    #[inline]
-    pub(crate) fn slot_mut(&mut self, handle: Handle<T>) -> Option<&mut SyncSlot<T>> {
-        self.all.get_mut(handle.index())
     }
 
     /// Takes a free slot, resets its plain data and hands the object to `init` with the handle
@@ -154,9 +276,21 @@ impl<T: Pooled> SyncSlots<T> {
         init: impl FnOnce(Handle<T>, &mut T),
     ) -> Option<(u32, MutPtr<T>)> {
         let (index, home) = self.take_index()?;
+        Some((index, self.fill(index, home, init)))
+    }
+
+    /// `take_free` of slot `index`, which the caller took off a free list (or was handed) on
+    /// shard `home`: a pointer to its object, reset and set up by `init`.
+    #[inline]
+    pub(crate) fn fill(
+        &self,
+        index: u32,
+        home: u32,
+        init: impl FnOnce(Handle<T>, &mut T),
+    ) -> MutPtr<T> {
         let slot = &self.all[index as usize];
-        // Mostly the same shard as last time: no store then.
-        if slot.home.load(Ordering::Relaxed) != home {
+        // Mostly the same shard as last time: no store then; and with one shard, never.
+        if SHARDS > 1 && slot.home.load(Ordering::Relaxed) != home {
             slot.home.store(home, Ordering::Relaxed);
         }
         let version = NonZeroU32::MIN | slot.life.next_version();
@@ -178,7 +312,7 @@ impl<T: Pooled> SyncSlots<T> {
             init(handle, &mut value);
             ScopeGuard::into_inner(value);
         }
-        Some((index, object))
+        object
     }
 
     /// A free slot, now the caller's, and the caller's shard; `None` when every slot is in use.
@@ -191,12 +325,12 @@ impl<T: Pooled> SyncSlots<T> {
     /// reading to its second, so all of them at the moment between the passes. Otherwise
     /// another thread freed or took a slot meanwhile, and it tries again: lock-free.
     #[inline]
-    fn take_index(&self) -> Option<(u32, u32)> {
+    pub(super) fn take_index(&self) -> Option<(u32, u32)> {
         let own = shard::shard();
         #[expect(clippy::cast_possible_truncation, reason = "SHARDS is small")]
         let home = own as u32;
         let next = |index: u32| &self.all[index as usize].next;
-        if let Ok(index) = self.shards[own].pop(next) {
+        if let Ok(index) = self.books.shards[own].pop(next) {
             return Some((index, home));
         }
         self.take_elsewhere(own).map(|index| (index, home))
@@ -217,13 +351,16 @@ impl<T: Pooled> SyncSlots<T> {
     )]
     fn take_elsewhere(&self, own: usize) -> Option<u32> {
         let next = |index: u32| &self.all[index as usize].next;
-        if (self.fresh.load(Ordering::Relaxed) as usize) < self.all.len() {
+        if (self.books.fresh.load(Ordering::Relaxed) as usize) < self.all.len() {
             for step in 1..SHARDS {
-                if let Ok(index) = self.shards[(own + step) % SHARDS].pop(next) {
+                if let Ok(index) = self.books.shards[(own + step) % SHARDS].pop(next) {
                     return Some(index);
                 }
             }
             if let Some(index) = self.take_fresh() {
+                if index >= self.books.built {
+                    self.build(index);
+                }
                 return Some(index);
             }
         }
@@ -231,12 +368,13 @@ impl<T: Pooled> SyncSlots<T> {
         loop {
             for step in 0..SHARDS {
                 let shard = (own + step) % SHARDS;
-                match self.shards[shard].pop(next) {
+                match self.books.shards[shard].pop(next) {
                     Ok(index) => return Some(index),
                     Err(head) => seen[shard] = head,
                 }
             }
             if self
+                .books
                 .shards
                 .iter()
                 .zip(seen)
@@ -247,13 +385,13 @@ impl<T: Pooled> SyncSlots<T> {
         }
     }
 
-    /// The first slot never taken, if any is left. Relaxed: the slots were built before the
-    /// pool reached other threads.
+    /// The first slot never taken, if any is left. Relaxed: a slot built up front was built
+    /// before the pool reached other threads, and one built on first use is its taker's.
     #[inline]
     fn take_fresh(&self) -> Option<u32> {
-        let mut fresh = self.fresh.load(Ordering::Relaxed);
+        let mut fresh = self.books.fresh.load(Ordering::Relaxed);
         while (fresh as usize) < self.all.len() {
-            match self.fresh.compare_exchange_weak(
+            match self.books.fresh.compare_exchange_weak(
                 fresh,
                 fresh + 1,
                 Ordering::Relaxed,
@@ -266,19 +404,40 @@ impl<T: Pooled> SyncSlots<T> {
         None
     }
 
+    /// Builds the blank object of slot `index`, which the caller just took fresh and whose
+    /// object was not built up front, after starting its versions. If building panics, the
+    /// slot is void: out of use for good, with no object to drop.
+    #[cold]
+    fn build(&self, index: u32) {
+        let slot = &self.all[index as usize];
+        slot.life
+            .start_at(limits::offset_of(self.books.draw_versions()));
+        let void = scopeguard::guard((), |()| slot.life.void());
+        let object = blank::<T>();
+        ScopeGuard::into_inner(void);
+        // SAFETY: the caller took the slot fresh, so it owns it and its object was never
+        // built: nothing else reaches the cell, and nothing is overwritten.
+        unsafe { slot.value.get_mut().write(object) };
+    }
+
+    /// The tasks waiting for a free slot.
+    #[cfg(feature = "async")]
+    #[inline]
+    pub(super) fn waiters(&self) -> &'a Waiters {
+        &self.books.waiters
+    }
+
     /// The slot at `index`, which the caller owns.
     #[inline]
-    pub(crate) fn owned(&self, index: u32) -> &SyncSlot<T> {
+    pub(crate) fn owned(&self, index: u32) -> &'a SyncSlot<T> {
         &self.all[index as usize]
     }
 
     /// Makes the slot the caller filled (or leased) live, and returns its handle.
     #[inline]
     pub(crate) fn publish(&self, index: u32) -> Handle<T> {
-        let life = &self.all[index as usize].life;
-        let version = NonZeroU32::MIN | life.next_version();
-        life.publish();
-        Handle::new(index, version)
+        let version = self.all[index as usize].life.publish();
+        Handle::new(index, NonZeroU32::MIN | version)
     }
 
     /// Puts a free slot the caller owns, its object reset, back on the free list.
@@ -290,10 +449,27 @@ impl<T: Pooled> SyncSlots<T> {
     /// `untake` of a slot already looked up: one bounds check per give-back, not one per step.
     #[inline]
     fn push_free(&self, index: u32, slot: &SyncSlot<T>) {
-        let home = slot.home.load(Ordering::Relaxed) as usize;
-        self.shards[home].push(index, &slot.next);
+        // While tasks wait, the slot goes to the one that has waited longest, on no free list
+        // where a fresh acquisition could take it first (see `sync/wait.rs`).
         #[cfg(feature = "async")]
-        self.waiters.freed();
+        if self.waiters().any() {
+            self.hand_over(index);
+            return;
+        }
+        self.list(index, slot);
+        #[cfg(feature = "async")]
+        self.freed();
+    }
+
+    /// Puts a free slot the caller owns on the free list of its shard.
+    #[inline]
+    pub(super) fn list(&self, index: u32, slot: &SyncSlot<T>) {
+        let home = if SHARDS > 1 {
+            slot.home.load(Ordering::Relaxed) as usize
+        } else {
+            0
+        };
+        self.books.shards[home].push(index, &slot.next);
     }
 
     /// Frees a released or lent slot the caller owns, its object reset.
@@ -321,7 +497,7 @@ impl<T: Pooled> SyncSlots<T> {
             // SAFETY: the caller owns the slot: no other reference to the object exists.
             unsafe { object.deref() }.reset_at_release();
         }
-        if slot.life.version() == self.retired_at {
+        if slot.life.version() == self.books.retired_at() {
             return;
         }
         ScopeGuard::into_inner(retire);
@@ -330,14 +506,19 @@ impl<T: Pooled> SyncSlots<T> {
 
     /// A guard on the object of slot `index` and its handle, if it is live: counted in the way
     /// `get` counts one, so that it is never reset while the guard is out.
-    pub(crate) fn guard_live(&self, index: u32) -> Option<(Handle<T>, SyncGuard<'_, T>)> {
+    pub(crate) fn guard_live(&self, index: u32) -> Option<(Handle<T>, SyncGuard<'a, T>)> {
         let slot = &self.all[index as usize];
         let version = slot.life.live_version()?;
         if !slot.life.add_guard(version) {
             return None;
         }
+        let guard = SyncGuard::new(*self, index, slot.value());
+        // With 32-bit words, the stamp may have matched another object's version.
+        if !slot.life.holds(version) {
+            return None;
+        }
         let handle = Handle::new(index, NonZeroU32::MIN | version);
-        Some((handle, SyncGuard::new(self, index, slot.value())))
+        Some((handle, guard))
     }
 
     /// Counts a guard of slot `index` out; true when the caller must now reclaim the slot.
@@ -348,14 +529,15 @@ impl<T: Pooled> SyncSlots<T> {
 
     /// Walks every slot, free list and count (see `SyncPool::check_consistency`); with no other
     /// thread working on the pool.
+    #[cfg(feature = "alloc")]
     pub(crate) fn check(&self) -> Result<(), &'static str> {
-        let offset = limits::offset_of(self.retired_at);
-        let fresh = self.fresh.load(Ordering::Relaxed) as usize;
+        let offset = limits::offset_of(self.books.retired_at());
+        let fresh = self.books.fresh.load(Ordering::Relaxed) as usize;
         if fresh > self.all.len() {
             return Err("a first fresh slot past the pool's slots");
         }
         let mut listed = alloc::vec![false; self.all.len()];
-        for shard in &*self.shards {
+        for shard in &self.books.shards {
             let mut index = shard.top();
             while index != NIL {
                 let at = index as usize;
@@ -375,26 +557,45 @@ impl<T: Pooled> SyncSlots<T> {
                 index = slot.next.load(Ordering::Relaxed);
             }
         }
+        // A slot handed to a waiting task that has not taken it yet: free, on no list.
+        #[cfg(feature = "async")]
+        for index in self.waiters().handed() {
+            let at = index as usize;
+            let handed = listed.get_mut(at).filter(|_| at < fresh);
+            if handed.is_none_or(|listed| core::mem::replace(listed, true)) {
+                return Err("a slot handed to a waiting task and listed, or fresh");
+            }
+        }
         let (mut in_use, mut created, mut released) = (0u64, 0u64, 0u64);
+        let built = fresh.max(self.books.built as usize);
         for (at, slot) in self.all.iter().enumerate() {
             let phase = slot.life.phase();
-            let version = slot.life.version();
+            if at >= built {
+                if phase != Phase::Free || slot.counts.created() != 0 {
+                    return Err("a slot never built that has been used");
+                }
+                continue;
+            }
+            if !slot.life.agrees() {
+                return Err("a slot whose state word and version disagree");
+            }
+            let version = slot.life.version_now();
             if (phase == Phase::Live) != (version % 2 == 1) {
                 return Err("a slot whose version's parity is not its phase's");
             }
-            if version.wrapping_sub(offset) > self.retired_at.wrapping_sub(offset) {
+            if version.wrapping_sub(offset) > self.books.retired_at().wrapping_sub(offset) {
                 return Err("a slot past the version at which it retires");
             }
             let free = listed[at] || at >= fresh;
             match phase {
                 Phase::Free if !free => return Err("a free slot on no free list: lost"),
-                Phase::Free if version == self.retired_at => {
+                Phase::Free if version == self.books.retired_at() => {
                     return Err("a free slot at the retired version");
                 }
                 Phase::Free => {}
                 _ if free => return Err("a slot in use or retired on a free list or fresh"),
                 Phase::Live | Phase::Lent | Phase::Releasing => in_use += 1,
-                Phase::Retired => {}
+                Phase::Retired | Phase::Void => {}
             }
             created += slot.counts.created();
             released += slot.counts.released();
@@ -407,11 +608,9 @@ impl<T: Pooled> SyncSlots<T> {
 
     /// Moves free slot `index` to version `relative`, counted from the pool's offset.
     #[cfg(all(test, not(loom)))]
-    pub(crate) fn force_version(&mut self, index: usize, relative: u32) {
-        let offset = limits::offset_of(self.retired_at);
-        self.all[index]
-            .life
-            .force_version(offset.wrapping_add(relative));
+    pub(crate) fn force_version(&self, index: usize, relative: u32) {
+        let offset = limits::offset_of(self.books.retired_at());
+        self.all[index].life.start_at(offset.wrapping_add(relative));
     }
 }
 
@@ -422,10 +621,16 @@ impl<T> SyncSlot<T> {
         self.value.get()
     }
 
-    /// The object, through an exclusive borrow: no guard or lease can be out.
+    /// The object live at `version`, through an exclusive borrow: no guard or lease can be
+    /// out.
     #[cfg(not(loom))]
     #[inline]
-    pub(crate) fn value_mut(&mut self) -> &mut T {
-        self.value.exclusive()
+    pub(crate) fn live_mut(&mut self, version: u32) -> Option<&mut T> {
+        if !self.life.is_live_at(version) {
+            return None;
+        }
+        // SAFETY: a live slot's object is built (see `SyncSlot`), and `&mut self` rules out
+        // any other reference to it.
+        Some(unsafe { self.value.exclusive() })
     }
 }

@@ -1,12 +1,14 @@
 //! The methods of a sync pool that differ by what a full pool does.
 
 use super::lease::SyncLease;
+#[cfg(feature = "alloc")]
 use super::owned::OwnedSyncLease;
 use super::pool::SyncPool;
-use crate::{Fail, Handle, Panic, PoolFull, Pooled};
+use crate::{Fail, Handle, Panic, PoolFull, Pooled, Storage};
+#[cfg(feature = "alloc")]
 use alloc::sync::Arc;
 
-impl<T: Pooled> SyncPool<T, Fail> {
+impl<T: Pooled, B: Storage> SyncPool<T, Fail, B> {
     /// Takes a free slot, hands its blank object to `init`, and publishes the object to every
     /// thread; an error when the pool is full. The same as
     /// [`try_create`](SyncPool::try_create).
@@ -80,16 +82,17 @@ impl<T: Pooled> SyncPool<T, Fail> {
     ///
     /// # Errors
     /// [`PoolFull`] when no slot is free; `init` is not called.
+    #[cfg(feature = "alloc")]
     #[inline]
     pub fn acquire_owned(
         self: &Arc<Self>,
         init: impl FnOnce(&mut T),
-    ) -> Result<OwnedSyncLease<T, Fail>, PoolFull> {
+    ) -> Result<OwnedSyncLease<T, Fail, B>, PoolFull> {
         self.try_acquire_owned(init)
     }
 }
 
-impl<T: Pooled> SyncPool<T, Panic> {
+impl<T: Pooled, B: Storage> SyncPool<T, Panic, B> {
     /// Takes a free slot, hands its blank object to `init`, and publishes the object to every
     /// thread.
     ///
@@ -143,9 +146,13 @@ impl<T: Pooled> SyncPool<T, Panic> {
     ///
     /// # Panics
     /// When no slot is free.
+    #[cfg(feature = "alloc")]
     #[inline]
     #[track_caller]
-    pub fn acquire_owned(self: &Arc<Self>, init: impl FnOnce(&mut T)) -> OwnedSyncLease<T, Panic> {
+    pub fn acquire_owned(
+        self: &Arc<Self>,
+        init: impl FnOnce(&mut T),
+    ) -> OwnedSyncLease<T, Panic, B> {
         match self.lent(init) {
             Some(lent) => OwnedSyncLease::new(Arc::clone(self), lent),
             None => self.panic_full(),

@@ -295,7 +295,7 @@ fn a_reset_that_panics_retires_the_slot() {
 
 #[test]
 fn a_slot_whose_versions_run_out_is_retired() {
-    let mut pool = SyncPool::<Job>::with_capacity(1);
+    let pool = SyncPool::<Job>::with_capacity(1);
     pool.force_version(0, 0u32.wrapping_sub(4));
     let last = pool.create(|_| {}).unwrap();
     pool.release(last).unwrap();
@@ -362,4 +362,38 @@ fn debug_shows_the_stats() {
     pool.create(|_| {}).unwrap();
     let text = alloc::format!("{pool:?}");
     assert!(text.starts_with("Pool { capacity: 2, live: 1,"), "{text}");
+}
+
+/// Built blank until the `PANIC_AT`th, which panics; each drop counted.
+struct Fragile;
+
+static FRAGILE_BUILT: AtomicUsize = AtomicUsize::new(0);
+static FRAGILE_DROPPED: AtomicUsize = AtomicUsize::new(0);
+
+impl Pooled for Fragile {
+    const SIZE: usize = 5;
+    type Strategy = Fail;
+
+    fn blank(_: PoolToken<'_, Self>) -> Self {
+        assert!(FRAGILE_BUILT.fetch_add(1, Ordering::Relaxed) != 3, "blank panicked");
+        Fragile
+    }
+
+    fn reset_at_release(&mut self) {}
+
+    fn reset_at_reuse(&mut self) {}
+}
+
+impl Drop for Fragile {
+    fn drop(&mut self) {
+        FRAGILE_DROPPED.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn a_blank_object_that_panics_while_a_heap_pool_builds_drops_those_built_before_it() {
+    let built = catch_unwind(SyncPool::<Fragile, Fail>::new);
+    assert!(built.is_err());
+    assert_eq!(FRAGILE_BUILT.load(Ordering::Relaxed), 4);
+    assert_eq!(FRAGILE_DROPPED.load(Ordering::Relaxed), 3);
 }

@@ -1,84 +1,109 @@
-//! Waiting for a free slot without spinning or blocking a thread: the queue of waiting tasks
-//! (an [`event_listener::Event`]) and the count that keeps giving back cheap when none waits.
+//! Waiting for a free slot without spinning or blocking a thread: the queue of waiting tasks,
+//! to which a slot freed while tasks wait is handed, oldest first, and the count that keeps
+//! giving back cheap when none waits.
 //!
-//! The protocol, whose two races `tests/loom_wait.rs` models:
-//! - a waiter counts itself in `waiting` (a `SeqCst` add), registers a listener, fences
-//!   (`SeqCst`), then tries again to take a slot, and only then sleeps;
-//! - a thread that frees a slot pushes it on a free list (a `SeqCst` compare-and-swap), then
-//!   notifies only if a `SeqCst` load reads `waiting` above zero.
+//! As tokio's `Semaphore` gives released permits to its queued waiters under the queue's lock,
+//! a slot freed while tasks are counted waiting is handed, under the queue's lock, to the task
+//! that queued first, and goes on no free list, where a fresh acquisition (one that does not
+//! wait, or a task that has just given a slot back and asks again) could take it first; and an
+//! `acquire_async` that finds tasks waiting queues behind them. So a task is served after at
+//! most the tasks queued before it. The protocol, whose races `tests/loom_wait.rs` models:
+//! - a task that finds tasks waiting, or no free slot, queues and counts itself in `waiting` (a
+//!   `SeqCst` add), both under the lock, fences (`SeqCst`), hands the slots it then finds on the
+//!   free lists to the tasks queued, oldest first (itself too, when it is the oldest), and only
+//!   then sleeps;
+//! - a thread that frees a slot reads `waiting`. Above zero, it hands the slot over under the
+//!   lock, or lists it, still under the lock, if every task has left meanwhile (a task that
+//!   queues after that finds it listed). At zero, it pushes the slot on a free list (a `SeqCst`
+//!   compare-and-swap), then reads `waiting` again (`SeqCst`), and if a task has queued
+//!   meanwhile, hands it the slots on the free lists.
 //!
-//! That is a Dekker handshake: the `SeqCst` operations and the fence fall in one total order, so
-//! of "waiter counted in, then tries" and "slot pushed, then reads the count", at least one sees
-//! the other's write. Either the waiter's try finds the slot, or the freeing thread sees the
-//! waiter and notifies it (`Event::notify` locks the list: a listener registered before that
-//! lock is notified; one registered after it belongs to a waiter whose try comes after the
-//! lock, and so after the push). The freeing side needs no fence: on x86 and 64-bit Arm a
-//! `SeqCst` compare-and-swap and load cost what the `Release` swap and a plain load did, so
-//! giving back without waiters costs one more load, of a line only waiters write. (The argument, in the
-//! C++20 model: were the waiter's try to miss the push and the count's load to miss the add,
-//! the coherence rules would put the waiter's fence before the push and the load before the
-//! add in the total order, with the add before the fence and the push before the load: a
-//! cycle.) loom treats `SeqCst` accesses as `AcqRel`, so under loom the freeing side fences,
-//! which the model checker does order, in their stead.
+//! The second read and the fence make a Dekker handshake: the `SeqCst` operations and the fence
+//! fall in one total order, so of "task counted in, then looks at the free lists" and "slot
+//! pushed, then reads the count", at least one sees the other's write: the task finds the slot,
+//! or the freeing thread sees the task and hands it one. The freeing side needs no fence: on
+//! x86 and 64-bit Arm a `SeqCst` compare-and-swap and load cost what the `Release` swap and a
+//! plain load did, so giving back without waiters costs two loads, of a line only waiting tasks
+//! write. (The argument, in the C++20 model: were the task's look to miss the push and the
+//! count's load to miss the add, the coherence rules would put the task's fence before the push
+//! and the load before the add in the total order, with the add before the fence and the push
+//! before the load: a cycle.) loom treats `SeqCst` accesses as `AcqRel`, so under loom the
+//! freeing side fences, which the model checker does order, in their stead.
 //!
-//! Notifications are `notify(1)`: "make sure one listener is notified", not one more. A
-//! listener dropped while notified (a future cancelled as it is woken) passes its notification
-//! on to the next, so a cancelled waiter swallows no wake-up. Since `notify(1)` adds nothing
-//! while one listener is already notified, two slots freed before the woken waiter runs would
-//! wake only it: so a waiter that took a slot after being woken passes a notification on when
-//! others wait, and the next waiter tries too.
+//! A handed slot is the task's even if it is not polled for a while (counted free meanwhile,
+//! as it is). A task dropped (cancelled, timed out) after a slot was handed to it hands the slot
+//! on, to the next task or back to a free list, so no slot is lost and no wake-up swallowed.
+//! Wakers are cloned, woken and dropped with the lock let go. The queue is the pool's own, not
+//! `event-listener`'s: handing a slot over needs a line that knows which task holds which
+//! place, and that keeps a slot handed to a task that has not run yet. Tasks are kept by ticket
+//! in ordered maps, so that one leaving from the middle (a timeout) leaves no trace behind.
 
-use super::lease::SyncLease;
+use super::lease::{Lent, SyncLease};
 use super::owned::OwnedSyncLease;
 use super::pool::SyncPool;
-use super::primitives::{AtomicU64, AtomicUsize, Ordering, fence};
+use super::primitives::{AtomicU64, AtomicUsize, Mutex, MutexGuard, Ordering, fence};
+use super::shard;
+use super::slots::SyncSlots;
 use crate::Pooled;
+use alloc::collections::BTreeMap;
 use alloc::sync::Arc;
-use event_listener::Event;
+use alloc::vec::Vec;
+use core::pin::Pin;
+use core::task::{Context, Poll, Waker};
+use std::sync::PoisonError;
 
 /// The waiting tasks of one pool.
 pub(crate) struct Waiters {
-    event: Event,
-    /// Tasks between counting themselves in and leaving (with a slot, or cancelled).
+    queue: Mutex<Queue>,
+    /// Tasks queued and not yet handed a slot: `Queue::waiting`'s length, changed under the
+    /// lock, read without it by every give-back.
     waiting: AtomicUsize,
-    /// Acquisitions that had to wait, counted as they start: for `Stats::waited`.
+    /// Acquisitions that had to wait, counted as they queue: for `Stats::waited`.
     waited: AtomicU64,
 }
 
-/// A waiter counted in `waiting` until it drops, so that a cancelled future counts out too.
-struct Counted<'a>(&'a AtomicUsize);
+/// The tasks in line, by ticket: tickets are handed out in the order the tasks queue.
+struct Queue {
+    /// The tasks waiting for a slot, and their wakers.
+    waiting: BTreeMap<u64, Waker>,
+    /// The slots handed to tasks that have not taken them yet.
+    handed: BTreeMap<u64, u32>,
+    next_ticket: u64,
+}
 
-impl Drop for Counted<'_> {
-    fn drop(&mut self) {
-        // SeqCst, as every change of the count: a freeing thread reads the latest.
-        self.0.fetch_sub(1, Ordering::SeqCst);
+impl Queue {
+    const fn new() -> Self {
+        Self {
+            waiting: BTreeMap::new(),
+            handed: BTreeMap::new(),
+            next_ticket: 0,
+        }
     }
 }
 
 impl Waiters {
-    pub(crate) fn new() -> Self {
+    #[cfg(not(loom))]
+    pub(crate) const fn new() -> Self {
         Self {
-            event: Event::new(),
+            queue: Mutex::new(Queue::new()),
             waiting: AtomicUsize::new(0),
             waited: AtomicU64::new(0),
         }
     }
 
-    /// After a slot went back on a free list, by a `SeqCst` swap: wakes a waiter if any.
-    #[inline]
-    pub(crate) fn freed(&self) {
-        // loom models `SeqCst` accesses as `AcqRel`, too weak for the handshake: under loom a
-        // fence stands in for what the C++20 order guarantees the swap and the load.
-        #[cfg(loom)]
-        fence(Ordering::SeqCst);
-        if self.waiting.load(Ordering::SeqCst) != 0 {
-            self.notify();
+    #[cfg(loom)]
+    pub(crate) fn new() -> Self {
+        Self {
+            queue: Mutex::new(Queue::new()),
+            waiting: AtomicUsize::new(0),
+            waited: AtomicU64::new(0),
         }
     }
 
-    #[cold]
-    fn notify(&self) {
-        self.event.notify(1);
+    /// Whether tasks wait. `SeqCst`: a give-back's second read is half of the handshake.
+    #[inline]
+    pub(crate) fn any(&self) -> bool {
+        self.waiting.load(Ordering::SeqCst) != 0
     }
 
     pub(crate) fn waited(&self) -> u64 {
@@ -89,34 +114,195 @@ impl Waiters {
         self.waiting.load(Ordering::Relaxed)
     }
 
-    /// What `take` returns, once it returns something: now if it can, else after waiting for
-    /// slots to be freed, as often as it takes. `take` must not have side effects when it
-    /// returns `None`. Dropping the future at any await leaves no trace but the wake-up it
-    /// passes on.
-    pub(crate) async fn until<R>(&self, mut take: impl FnMut() -> Option<R>) -> R {
-        if let Some(taken) = take() {
-            return taken;
-        }
+    /// The slots handed to tasks that have not taken them yet, for `check_consistency`.
+    pub(crate) fn handed(&self) -> Vec<u32> {
+        self.lock().handed.values().copied().collect()
+    }
+
+    /// The queue. Nothing panics while it is held but the allocator, which leaves it whole.
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queues a task, last; its ticket.
+    fn queue(&self, waker: Waker) -> u64 {
+        let mut queue = self.lock();
+        let ticket = queue.next_ticket;
+        queue.next_ticket += 1;
+        queue.waiting.insert(ticket, waker);
+        // Under the lock, so that a give-back that sees the count finds the task queued.
         self.waiting.fetch_add(1, Ordering::SeqCst);
-        let _counted = Counted(&self.waiting);
-        // Counted now, not when served: an acquisition cancelled or timed out while waiting
-        // is the plainest sign that the pool is too small.
+        drop(queue);
+        // Counted as it queues, not when served: an acquisition cancelled or timed out while
+        // waiting is the plainest sign that the pool is too small.
         self.waited.fetch_add(1, Ordering::Relaxed);
-        let mut woken = false;
+        ticket
+    }
+
+    /// Hands slot `index` to the task queued first: its waker, to wake once the lock is let
+    /// go; `Err(index)` when no task waits.
+    fn hand(&self, queue: &mut Queue, index: u32) -> Result<Waker, u32> {
+        let Some((ticket, waker)) = queue.waiting.pop_first() else {
+            return Err(index);
+        };
+        queue.handed.insert(ticket, index);
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        Ok(waker)
+    }
+
+    /// The slot handed to `ticket`'s task, if one was; otherwise the task waits on, woken by
+    /// `waker` from now on. The waker is cloned with the lock let go, as it is woken and
+    /// dropped: its code may reach the pool.
+    fn take(&self, ticket: u64, waker: &Waker) -> Option<u32> {
+        let mut clone = None;
         loop {
-            let listener = self.event.listen();
-            // Orders the count (and the listener) before the try below: see the module's doc.
-            fence(Ordering::SeqCst);
-            if let Some(taken) = take() {
-                // A notified listener dropped here passes its notification on.
-                drop(listener);
-                if woken && self.waiting.load(Ordering::SeqCst) > 1 {
-                    self.notify();
-                }
-                return taken;
+            let mut queue = self.lock();
+            if let Some(index) = queue.handed.remove(&ticket) {
+                drop(queue);
+                drop(clone);
+                return Some(index);
             }
-            listener.await;
-            woken = true;
+            let queued = queue.waiting.get_mut(&ticket)?;
+            if queued.will_wake(waker) {
+                return None;
+            }
+            if let Some(clone) = clone.take() {
+                let old = core::mem::replace(queued, clone);
+                drop(queue);
+                drop(old);
+                return None;
+            }
+            drop(queue);
+            clone = Some(waker.clone());
+        }
+    }
+
+    /// Takes `ticket`'s task out of the line: the slot that was handed to it, if any, which
+    /// the caller hands on.
+    fn cancel(&self, ticket: u64) -> Option<u32> {
+        let mut queue = self.lock();
+        let Some(waker) = queue.waiting.remove(&ticket) else {
+            return queue.handed.remove(&ticket);
+        };
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        drop(queue);
+        drop(waker);
+        None
+    }
+}
+
+/// The calling thread's shard, where a slot handed to a task goes back when freed.
+fn home() -> u32 {
+    #[expect(clippy::cast_possible_truncation, reason = "SHARDS is small")]
+    let home = shard::shard() as u32;
+    home
+}
+
+impl<'a, T: Pooled> SyncSlots<'a, T> {
+    /// Where a slot freed while tasks were counted waiting goes: to the task queued first, or
+    /// back on its free list if none waits any more. Under the lock either way, so that a task
+    /// that queues after this finds the slot listed.
+    #[cold]
+    pub(super) fn hand_over(&self, index: u32) {
+        let mut queue = self.waiters().lock();
+        match self.waiters().hand(&mut queue, index) {
+            Ok(waker) => {
+                drop(queue);
+                waker.wake();
+            }
+            Err(index) => self.list(index, self.owned(index)),
+        }
+    }
+
+    /// After a give-back listed a slot: hands listed slots to tasks that queued meanwhile.
+    #[inline]
+    pub(super) fn freed(&self) {
+        // loom models `SeqCst` accesses as `AcqRel`, too weak for the handshake: under loom a
+        // fence stands in for what the C++20 order guarantees the swap and the load.
+        #[cfg(loom)]
+        fence(Ordering::SeqCst);
+        if self.waiters().any() {
+            self.serve();
+        }
+    }
+
+    /// Hands the slots on the free lists to the tasks queued, oldest first, while both last.
+    #[cold]
+    fn serve(&self) {
+        loop {
+            let mut queue = self.waiters().lock();
+            if queue.waiting.is_empty() {
+                return;
+            }
+            let Some((index, _)) = self.take_index() else {
+                return;
+            };
+            match self.waiters().hand(&mut queue, index) {
+                Ok(waker) => {
+                    drop(queue);
+                    waker.wake();
+                }
+                Err(index) => return self.list(index, self.owned(index)),
+            }
+        }
+    }
+
+    /// A free slot, now the caller's: at once if one is free and no task waits, else once
+    /// one is handed to it.
+    fn wait(self) -> Wait<'a, T> {
+        Wait {
+            slots: self,
+            ticket: None,
+        }
+    }
+}
+
+/// The future of [`SyncSlots::wait`]: the index of a free slot, the caller's to fill.
+struct Wait<'a, T: Pooled> {
+    slots: SyncSlots<'a, T>,
+    /// The task's place in line, while it is queued or handed a slot it has not taken.
+    ticket: Option<u64>,
+}
+
+impl<T: Pooled> Future for Wait<'_, T> {
+    type Output = u32;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<u32> {
+        let slots = self.slots;
+        let ticket = if let Some(ticket) = self.ticket {
+            ticket
+        } else {
+            // Behind the tasks that wait, if any: a slot on a free list then is on its way to
+            // them.
+            if !slots.waiters().any()
+                && let Some((index, _)) = slots.take_index()
+            {
+                return Poll::Ready(index);
+            }
+            let ticket = slots.waiters().queue(cx.waker().clone());
+            self.ticket = Some(ticket);
+            // Orders the count before the look at the free lists: see the module's doc.
+            fence(Ordering::SeqCst);
+            slots.serve();
+            ticket
+        };
+        match slots.waiters().take(ticket, cx.waker()) {
+            Some(index) => {
+                self.ticket = None;
+                Poll::Ready(index)
+            }
+            None => Poll::Pending,
+        }
+    }
+}
+
+impl<T: Pooled> Drop for Wait<'_, T> {
+    fn drop(&mut self) {
+        if let Some(ticket) = self.ticket.take()
+            && let Some(index) = self.slots.waiters().cancel(ticket)
+        {
+            // Handed a slot it will not take: it goes on, as if freed now.
+            self.slots.hand_over(index);
         }
     }
 }
@@ -127,14 +313,15 @@ impl<T: Pooled, S> SyncPool<T, S> {
     /// once another thread or task gives one back (a lease dropping, or a `release`). It never
     /// fails, spins or blocks a thread; `init` runs once, when a slot is taken.
     ///
-    /// Waiters are woken in the order they started waiting, one per freed slot, though an
-    /// acquisition that does not wait (`acquire`, `create`) may take a freed slot first (the
-    /// woken waiter then waits again, behind the others); an acquisition that has to wait
-    /// is counted in [`Stats::waited`](crate::Stats::waited) as it starts waiting (cancelled
-    /// or not), never in `failed`, and in [`Stats::waiting`](crate::Stats::waiting) while it
-    /// waits. Cancel-safe:
-    /// dropping the future takes no slot, and a wake-up it had received goes on to the next
-    /// waiter. Runtime-agnostic: any executor polls it.
+    /// First come, first served: a slot freed while tasks wait is handed to the one that has
+    /// waited longest, never put where an acquisition that does not wait (`acquire`, `create`,
+    /// or this one, asked again by a task that has just given a slot back) could take it, and
+    /// an `acquire_async` that finds tasks waiting queues behind them. So a task is served
+    /// after at most the tasks queued before it. An acquisition that has to wait is counted in
+    /// [`Stats::waited`](crate::Stats::waited) as it starts waiting (cancelled or not), never in
+    /// `failed`, and in [`Stats::waiting`](crate::Stats::waiting) until a slot is handed to it.
+    /// Cancel-safe: dropping the future (a timeout does) takes no slot, and a slot handed to it
+    /// goes on to the next task, or back to the pool. Runtime-agnostic: any executor polls it.
     ///
     /// ```
     /// use pooling::Pooled;
@@ -159,11 +346,13 @@ impl<T: Pooled, S> SyncPool<T, S> {
         &self,
         init: impl FnOnce(&mut T),
     ) -> impl Future<Output = SyncLease<'_, T>> {
-        // `take` calls its `init` only when it finds a slot: once.
-        let mut init = Some(init);
-        self.slots()
-            .waiters
-            .until(move || self.lend(|object| init.take().map_or((), |init| init(object))))
+        let slots = self.view();
+        async move {
+            let index = slots.wait().await;
+            // No await from here on: the slot is the lease's, or back (if `init` panics).
+            let object = slots.fill(index, home(), |_, object| init(object));
+            SyncLease::new(slots, index, object)
+        }
     }
 
     /// [`acquire_async`](SyncPool::acquire_async) through an [`Arc`]: the future and the
@@ -193,13 +382,10 @@ impl<T: Pooled, S> SyncPool<T, S> {
         init: F,
     ) -> impl Future<Output = OwnedSyncLease<T, S>> + use<T, S, F> {
         let pool = Arc::clone(self);
-        let mut init = Some(init);
         async move {
-            let lent = pool
-                .slots()
-                .waiters
-                .until(|| pool.lent(|object| init.take().map_or((), |init| init(object))))
-                .await;
+            let slots = pool.view();
+            let index = slots.wait().await;
+            let lent = Lent::new(slots, index, slots.fill(index, home(), |_, o| init(o)));
             OwnedSyncLease::new(pool, lent)
         }
     }

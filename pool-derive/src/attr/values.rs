@@ -42,8 +42,7 @@ pub(crate) enum Storage {
 }
 
 impl Storage {
-    const CHOICES: &str =
-        "`heap` (the default: one allocation) or `inline` (inside the pool, no allocator)";
+    const CHOICES: &str = "`heap` (the default: allocated once, sized at run time) or `inline` (inside the pool, no allocator)";
 }
 
 /// How the pool lays out its objects, as `#[pool(layout = ...)]` says it.

@@ -1,4 +1,4 @@
-//! A `sync` pool keeps its slots on the heap, which needs the `alloc` feature.
+//! A `sync` pool keeps its slots on the heap by default, which needs the `alloc` feature.
 
 use pooling::Pooled;
 

@@ -3,6 +3,7 @@ use crate::Pooled;
 use crate::pooled::blank;
 use crate::slot::free_list::FreeStack;
 use crate::slot::state;
+use crate::storage::part::Places;
 use crate::storage::{Slots, Storage};
 
 impl<T: Pooled + Clone, B: Storage> Books<T, B> {
@@ -27,22 +28,34 @@ impl<T: Pooled + Clone, B: Storage> Books<T, B> {
     }
 
     /// Puts the lent slots at the bottom of the free list, to be taken last, in index order.
+    /// Walks the chunks with their first indices: after a `shrink`, indices have holes.
     fn free_lent(&mut self) {
-        let lent = |slots: &B::Slots<T>, index| state::is_lent(slots.word(index).expect("built"));
-        let built = self.slots.built();
-        let count = (0..built).filter(|&index| lent(&self.slots, index)).count();
-        let slots = &mut self.slots;
+        let count: usize = (self.slots.chunks())
+            .map(|part| {
+                part.words
+                    .iter()
+                    .filter(|&&word| state::is_lent(word))
+                    .count()
+            })
+            .sum();
+        let chunks = self.slots.chunks_mut();
         self.free.stack().edit(|entries, len| {
             entries.copy_within(0..*len, count);
             *len += count;
             let mut under = count;
-            for index in 0..built {
-                if lent(slots, index) {
-                    under -= 1;
-                    #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
-                    let entry = index as u32;
-                    entries[under] = entry;
-                    slots.slot_mut(index).expect("built").place.unlend();
+            for part in chunks {
+                let places = Places::new(part.words, part.bits);
+                for (local, word) in places.words().iter().enumerate() {
+                    if state::is_lent(word.get()) {
+                        under -= 1;
+                        #[expect(
+                            clippy::cast_possible_truncation,
+                            reason = "indices end below NIL"
+                        )]
+                        let entry = (part.base + local) as u32;
+                        entries[under] = entry;
+                        places.get(local).expect("a slot of the chunk").unlend();
+                    }
                 }
             }
         });

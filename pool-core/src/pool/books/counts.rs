@@ -189,6 +189,18 @@ impl Counts {
         }
     }
 
+    /// An object was created live, its high water mark left to
+    /// [`raise_high_water`](Counts::raise_high_water): the caller knows when it may have risen.
+    #[inline]
+    pub(crate) fn count_create(&mut self) {
+        self.created += 1;
+    }
+
+    /// The high water mark raised to the objects in use, if they are more.
+    pub(crate) fn raise_high_water(&mut self) {
+        self.high_water = self.high_water.max(self.in_use());
+    }
+
     /// `count` objects were created, one after another.
     #[inline]
     pub(crate) fn create_many(&mut self, count: usize) {

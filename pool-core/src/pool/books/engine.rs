@@ -16,14 +16,31 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     /// when no slot is free.
     #[inline]
     pub(crate) fn create(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Option<Handle<T>> {
-        let head = self.free.top() as usize;
         // One call of `init` for both paths, so that what it captures stays in registers: the
         // out-of-line path finds the slot and does not take `init`.
-        let slot = match self.slots.first_slot_mut(head) {
-            Some(slot) => (head, slot),
+        let slot = match self.free.next() {
+            Some(head) => match self.slots.first_slot_mut(head) {
+                Some(slot) => (head, slot),
+                None => Self::free_slot_past_first(&mut self.slots, &mut self.free)?,
+            },
             None => Self::free_slot_past_first(&mut self.slots, &mut self.free)?,
         };
-        Some(Self::fill(slot, &mut self.free, &mut self.counts, init))
+        let (handle, below_floor) = Self::fill(slot, &mut self.free, &mut self.counts, init);
+        if below_floor {
+            self.raise_high_water();
+        }
+        Some(handle)
+    }
+
+    /// The pool may hold more objects than its high water mark: raises the mark to the objects
+    /// in use, and sets the free list's floor to the length below which they would pass it.
+    #[cold]
+    #[inline(never)]
+    fn raise_high_water(&mut self) {
+        self.counts.raise_high_water();
+        let usable = self.slots.built() - self.counts.retired();
+        self.free
+            .set_floor(usable.saturating_sub(self.counts.high_water()));
     }
 
     /// Creates up to `count` objects in free slots, handing `init` each one with its
@@ -101,6 +118,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     ) -> Option<(usize, SlotMut<'s, T>)> {
         if free.top() == NIL {
             free.push(slots.build_next(blank::<T>)?);
+            free.forget_floor();
         }
         let head = free.top() as usize;
         Some((
@@ -113,44 +131,51 @@ impl<T: Pooled, B: Storage> Books<T, B> {
 
     /// Fills the free slot at the head of the free list with a new object: resets it, hands
     /// it to `init` with its handle-to-be, then takes the slot off the list and makes it live.
+    /// Returns the handle, and whether the pool may now hold more objects than its high water
+    /// mark ([`FreeStack::pop_to_floor`]): the counts are kept in two instructions, and the
+    /// mark out of line.
     #[inline]
     fn fill(
         (index, slot): (usize, SlotMut<'_, T>),
         free: &mut Free<T, B>,
         counts: &mut Counts,
         init: impl FnOnce(Handle<T>, &mut T),
-    ) -> Handle<T> {
+    ) -> (Handle<T>, bool) {
         let SlotMut { object, place } = slot;
         let handle = place.next_handle(index);
-        // The slot stays on the free list until `init` returns, so that if it unwinds,
-        // resetting what it wrote is all there is to undo. (`init` cannot reach the pool: it is
-        // borrowed mutably.)
         object.reset_at_reuse();
-        let mut object = scopeguard::guard(object, T::reset_at_release);
-        init(handle, &mut object);
-        ScopeGuard::into_inner(object);
-        free.pop();
+        // The slot comes off the free list before `init` runs, so that the list's length stays
+        // in a register; if `init` unwinds, the object is reset and the slot goes back on top,
+        // which is all there is to undo. (`init` cannot reach the pool: it is borrowed mutably.)
+        let below_floor = free.pop_to_floor();
+        let mut taken = scopeguard::guard((object, free), |(object, free)| {
+            object.reset_at_release();
+            free.push(index);
+        });
+        init(handle, taken.0);
+        ScopeGuard::into_inner(taken);
         place.fill(handle);
-        counts.create();
-        handle
+        counts.count_create();
+        (handle, below_floor)
     }
 
     /// Resets the live object `handle` names and frees its slot.
     #[inline]
     pub(crate) fn release(&mut self, handle: Handle<T>) -> Result<(), StaleHandle> {
-        let retired_at = self.slots.retired_at();
         let index = handle.index();
-        if let Some(mut slot) = self.slots.first_slot_mut(index) {
+        if let Some(slot) = self.slots.first_slot_mut(index) {
             if !slot.place.matches(handle) {
                 return Err(StaleHandle::new(handle));
             }
-            Self::vacate(
-                &mut slot,
-                index,
-                retired_at,
-                &mut self.free,
-                &mut self.counts,
-            );
+            // `vacate`, with the pool's `retired_at` read where it is compared.
+            slot.object.reset_at_release();
+            let version = slot.place.end_life();
+            self.counts.release();
+            if version == self.slots.retired_at() {
+                self.counts.retire();
+            } else {
+                self.free.push_freed(index);
+            }
             return Ok(());
         }
         self.release_past_first(handle)
@@ -193,7 +218,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         if retired {
             counts.retire();
         } else {
-            free.push(index);
+            free.push_freed(index);
         }
     }
 
@@ -230,6 +255,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         };
         self.free.reserve(self.slots.capacity());
         self.free.push_run(first, len);
+        self.free.forget_floor();
         true
     }
 
@@ -251,6 +277,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
             free.stack()
                 .edit(|entries, len| entries[below..*len].reverse());
         });
+        in_order.forget_floor();
         while let Some(index) = self.slots.build_next(blank::<T>) {
             in_order.push(index);
         }

@@ -125,16 +125,17 @@ impl<T: Pooled + Serialize, B: Storage> Books<T, B> {
         serializer: Z,
     ) -> Result<Z::Ok, Z::Error> {
         let offset = self.slots.offset();
-        let words = || self.chunks().flat_map(|part| part.words.iter().copied());
-        let versions: Vec<u32> = words()
-            .map(|word| state::version(word).wrapping_sub(offset))
+        let versions: Vec<u32> = (self.chunks())
+            .flat_map(|part| part.words.iter())
+            .map(|&word| state::version(word).wrapping_sub(offset))
             .collect();
         let mut free: Vec<u32> = self.free.entries().iter().rev().copied().collect();
-        free.extend(
-            (words().enumerate())
-                .filter(|&(_, word)| state::is_lent(word))
-                .map(|(index, _)| to_u32(index)),
-        );
+        // By slot index, not by position among the words: after a `shrink`, indices have holes.
+        free.extend(self.chunks().flat_map(|part| {
+            (part.words.iter().enumerate())
+                .filter(|&(_, &word)| state::is_lent(word))
+                .map(move |(local, _)| to_u32(part.base + local))
+        }));
         let counts = &self.counts;
         let given_back = counts.created() - counts.live() as u64 - counts.evicted();
         let mut save = serializer.serialize_struct("Pool", FIELDS.len())?;

@@ -136,6 +136,7 @@ impl<T> Chunk<T> {
     #[inline]
     pub(crate) fn get(&self, local: usize, word: u64) -> Option<&T> {
         if *self.words.get(local)? != word {
+            stale();
             return None;
         }
         // SAFETY: `local` is in bounds of `words`, which is as long as `objects` (the invariant
@@ -197,3 +198,10 @@ impl<T> Chunk<T> {
         crate::storage::part::check_bits(&self.words, &self.bits)
     }
 }
+
+/// Marks the path that calls it cold (`core::hint::cold_path`, after the crate's MSRV): a stale
+/// handle is the rare case, so the object's load falls through from the compare, where a lookup
+/// loop otherwise jumps to it and back (one instruction a lookup).
+#[cold]
+#[inline]
+fn stale() {}

@@ -1,0 +1,126 @@
+//! Column pool tests that need the runtime's insides (a set of rows left where the books have
+//! no chunk), with a `Columnar` type written by hand, as the derive would write it.
+
+use super::set::ColumnSet;
+use super::{ColumnPool, Columnar};
+use crate::{Grow, Handle, PoolToken};
+use alloc::vec::Vec;
+
+/// One `u32` field, kept as a column.
+struct Cell;
+
+impl Columnar for Cell {
+    const SIZE: usize = 2;
+    const NAME: &'static str = "CellPool";
+    const RESETS_AT_RELEASE: bool = false;
+    type Strategy = Grow<64>;
+    type Fields = (u32, ());
+    type Ref<'a> = (&'a u32, ());
+    type Mut<'a> = (&'a mut u32, ());
+    type Slices<'a> = (&'a [u32], ());
+    type SlicesMut<'a> = (&'a mut [u32], ());
+
+    fn blank(_: PoolToken<'_, Self>) -> (u32, ()) {
+        (0, ())
+    }
+
+    fn blank_arrays<const N: usize>(_: PoolToken<'_, Self>) -> ([u32; N], ()) {
+        ([0; N], ())
+    }
+
+    fn row<'a>(fields: (&'a u32, ())) -> Self::Ref<'a>
+    where
+        Self: 'a,
+    {
+        fields
+    }
+
+    fn row_mut<'a>(fields: (&'a mut u32, ())) -> Self::Mut<'a>
+    where
+        Self: 'a,
+    {
+        fields
+    }
+
+    fn slices<'a>(fields: (&'a [u32], ())) -> Self::Slices<'a>
+    where
+        Self: 'a,
+    {
+        fields
+    }
+
+    fn slices_mut<'a>(fields: (&'a mut [u32], ())) -> Self::SlicesMut<'a>
+    where
+        Self: 'a,
+    {
+        fields
+    }
+
+    fn reset_at_release(_: Self::Mut<'_>) {}
+
+    fn reset_at_reuse(row: &mut Self::Mut<'_>) {
+        *row.0 = 0;
+    }
+}
+
+type CellPool = ColumnPool<Cell>;
+
+/// Every live value through `get`, in slot order.
+fn by_get(pool: &CellPool, handles: &[Handle<Cell>]) -> Vec<u32> {
+    handles
+        .iter()
+        .filter_map(|&h| pool.get(h))
+        .map(|v| *v.0)
+        .collect()
+}
+
+/// A pool of chunks [0, 2), [2, 4) and [4, 8) holding their indices, the middle one given back
+/// by `shrink`, and a set of rows left at its position, as a `Drop` that panicked while
+/// `shrink` dropped the freed rows left one: the books' chunk [4, 8) is the first grown chunk
+/// they have, and the stale set the first the columns have.
+fn with_a_stale_set() -> (CellPool, Vec<Handle<Cell>>) {
+    let mut pool = CellPool::with_capacity(2);
+    let mut handles: Vec<_> = (0..8).map(|i| pool.create(|v| *v.0 = i).unwrap()).collect();
+    for h in handles.drain(2..4) {
+        pool.release(h).unwrap();
+    }
+    assert_eq!(pool.shrink(), 2);
+    pool.columns.grown_mut()[0] = Some(ColumnSet::new(2, || (99, ())));
+    (pool, handles)
+}
+
+#[test]
+fn walks_find_each_chunks_rows_by_its_position_as_lookups_do() {
+    let (mut pool, handles) = with_a_stale_set();
+    let expected = by_get(&pool, &handles);
+    assert_eq!(expected, [0, 1, 4, 5, 6, 7]);
+    let runs: Vec<u32> = pool.runs().flat_map(|run| run.0.iter().copied()).collect();
+    assert_eq!(runs, expected, "runs");
+    let iter: Vec<(Handle<Cell>, u32)> = pool.iter().map(|(h, v)| (h, *v.0)).collect();
+    assert_eq!(
+        iter,
+        handles
+            .iter()
+            .copied()
+            .zip(expected.clone())
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(pool.values().map(|v| *v.0).collect::<Vec<_>>(), expected);
+    for run in pool.runs_mut() {
+        run.0.iter_mut().for_each(|v| *v += 10);
+    }
+    for (_, v) in &mut pool {
+        *v.0 += 100;
+    }
+    let expected: Vec<u32> = expected.iter().map(|v| v + 110).collect();
+    assert_eq!(by_get(&pool, &handles), expected);
+    // rayon's threads under Miri: see `pool::par::tests` for the walks split without them.
+    #[cfg(all(feature = "rayon", not(miri)))]
+    {
+        use rayon::iter::ParallelIterator;
+        pool.par_runs_mut()
+            .for_each(|run| run.0.iter_mut().for_each(|v| *v += 1000));
+        let expected: Vec<u32> = expected.iter().map(|v| v + 1000).collect();
+        assert_eq!(by_get(&pool, &handles), expected);
+    }
+}
