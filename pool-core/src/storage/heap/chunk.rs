@@ -4,25 +4,22 @@ use crate::slot::state;
 use crate::storage::part::{Part, PartMut};
 use crate::storage::slot_ref::SlotMut;
 use crate::storage::view::ChunkView;
-#[cfg(feature = "serde")]
 use alloc::boxed::Box;
-use alloc::vec::Vec;
 
 /// A block of slots that never moves once built: its objects side by side, and apart from them
 /// each slot's word and one occupancy bit per slot.
 ///
-/// Each in a `Vec`, not a `Box`: a lender reaches a chunk's buffers through `Vec::as_mut_ptr`,
-/// which makes no reference to them (so leases' references into them stay good), where a
-/// `Box` is one (see storage/view.rs).
+/// A lender reaches a chunk's buffers by their addresses (`&raw mut *`), which makes no
+/// reference to them, so leases' references into them stay good (see storage/view.rs).
 pub(crate) struct Chunk<T> {
     // Invariant: `objects` and `words` have the same length, and `bits` has a bit for each slot
     // (`words_for(len)` words), set exactly for the live ones; kept by the constructors (nothing
     // changes the lengths after) and `slot/state.rs`.
     /// The pool-wide index of the first slot.
     base: usize,
-    objects: Vec<T>,
-    words: Vec<u64>,
-    bits: Vec<u64>,
+    objects: Box<[T]>,
+    words: Box<[u64]>,
+    bits: Box<[u64]>,
 }
 
 impl<T> Chunk<T> {
@@ -30,7 +27,7 @@ impl<T> Chunk<T> {
     pub(crate) fn build(base: usize, len: usize, version: u32, blank: impl FnMut() -> T) -> Self {
         let mut blank = blank;
         let objects = (0..len).map(|_| blank()).collect();
-        let words = alloc::vec![state::free_word(version, NIL); len];
+        let words = alloc::vec![state::free_word(version, NIL); len].into_boxed_slice();
         Self {
             base,
             objects,
@@ -55,14 +52,14 @@ impl<T> Chunk<T> {
         }
         Self {
             base,
-            objects: objects.into_vec(),
-            words: words.into_vec(),
+            objects,
+            words,
             bits,
         }
     }
 
-    fn no_bits(len: usize) -> Vec<u64> {
-        alloc::vec![0; occupancy::words_for(len)]
+    fn no_bits(len: usize) -> Box<[u64]> {
+        alloc::vec![0; occupancy::words_for(len)].into_boxed_slice()
     }
 
     /// The same slots, each object made by `object` from whether its slot is live and the
@@ -120,12 +117,13 @@ impl<T> Chunk<T> {
     /// to any of them.
     ///
     /// # Safety
-    /// As [`ChunkView::new`]: for `'a` the buffers stay put (the chunk may move: its `Vec`s'
+    /// As [`ChunkView::new`]: for `'a` the buffers stay put (the chunk may move: its boxes'
     /// buffers do not), and are reached only through views.
     #[inline]
     pub(crate) unsafe fn view<'a>(&mut self) -> ChunkView<'a, T> {
-        let (objects, words) = (self.objects.as_mut_ptr(), self.words.as_mut_ptr());
-        let (bits, len) = (self.bits.as_mut_ptr(), self.words.len());
+        let len = self.words.len();
+        let objects = (&raw mut *self.objects).cast::<T>();
+        let (words, bits) = ((&raw mut *self.words).cast(), (&raw mut *self.bits).cast());
         // SAFETY: `words` has a word per object and `bits` a bit per word (the invariant
         // above); the rest is the caller's contract.
         unsafe { ChunkView::new(self.base, objects, words, bits, len) }
