@@ -5,6 +5,7 @@ use super::fields::ColumnFields;
 use super::store::{ColumnStorage, ColumnStore};
 use super::{ColumnPool, Columnar, Row};
 use crate::Pool;
+use crate::pool::books::save::FieldOf;
 use core::fmt;
 use core::marker::PhantomData;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
@@ -226,7 +227,11 @@ where
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut pool = None;
         let mut rows = false;
-        while let Some(Field(k)) = map.next_key()? {
+        let field = FieldOf {
+            names: FIELDS,
+            what: "a field of a saved column pool",
+        };
+        while let Some(k) = map.next_key_seed(field)? {
             if k == 0 {
                 if pool.is_some() {
                     return Err(de::Error::duplicate_field(FIELDS[0]));
@@ -250,46 +255,6 @@ where
             return Err(de::Error::missing_field(FIELDS[1]));
         }
         Ok(pool)
-    }
-}
-
-/// A field of a column pool's save, by its index in [`FIELDS`].
-struct Field(usize);
-
-impl<'de> Deserialize<'de> for Field {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct FieldVisitor;
-
-        impl Visitor<'_> for FieldVisitor {
-            type Value = Field;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a field of a saved column pool")
-            }
-
-            fn visit_u64<E: de::Error>(self, k: u64) -> Result<Field, E> {
-                usize::try_from(k)
-                    .ok()
-                    .filter(|&k| k < FIELDS.len())
-                    .map(Field)
-                    .ok_or_else(|| E::invalid_value(de::Unexpected::Unsigned(k), &self))
-            }
-
-            fn visit_str<E: de::Error>(self, name: &str) -> Result<Field, E> {
-                (FIELDS.iter().position(|field| *field == name))
-                    .map(Field)
-                    .ok_or_else(|| E::unknown_field(name, FIELDS))
-            }
-
-            fn visit_bytes<E: de::Error>(self, name: &[u8]) -> Result<Field, E> {
-                match core::str::from_utf8(name) {
-                    Ok(name) => self.visit_str(name),
-                    Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(name), &self)),
-                }
-            }
-        }
-
-        deserializer.deserialize_identifier(FieldVisitor)
     }
 }
 

@@ -375,7 +375,10 @@ impl Pooled for Fragile {
     type Strategy = Fail;
 
     fn blank(_: PoolToken<'_, Self>) -> Self {
-        assert!(FRAGILE_BUILT.fetch_add(1, Ordering::Relaxed) != 3, "blank panicked");
+        assert!(
+            FRAGILE_BUILT.fetch_add(1, Ordering::Relaxed) != 3,
+            "blank panicked"
+        );
         Fragile
     }
 

@@ -203,7 +203,11 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for SaveVisitor<T> {
         let mut saved = Saved::default();
         let mut seen = [false; 12];
         let mut objects = None;
-        while let Some(Field(k)) = map.next_key()? {
+        let field = FieldOf {
+            names: FIELDS,
+            what: "a field of a saved pool",
+        };
+        while let Some(k) = map.next_key_seed(field)? {
             if core::mem::replace(&mut seen[k], true) {
                 return Err(de::Error::duplicate_field(FIELDS[k]));
             }
@@ -236,39 +240,42 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for SaveVisitor<T> {
     }
 }
 
-/// A field of a save, by its index in [`FIELDS`].
-struct Field(usize);
+/// Reads a key of a saved struct: the field's index in `names`, by name or by index. `what`
+/// says, in errors, whose field was expected. Column saves read theirs with it too.
+#[derive(Clone, Copy)]
+pub(crate) struct FieldOf {
+    pub(crate) names: &'static [&'static str],
+    pub(crate) what: &'static str,
+}
 
-impl<'de> Deserialize<'de> for Field {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_identifier(FieldVisitor)
+impl<'de> DeserializeSeed<'de> for FieldOf {
+    type Value = usize;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_identifier(self)
     }
 }
 
-struct FieldVisitor;
-
-impl Visitor<'_> for FieldVisitor {
-    type Value = Field;
+impl Visitor<'_> for FieldOf {
+    type Value = usize;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a field of a saved pool")
+        f.write_str(self.what)
     }
 
-    fn visit_u64<E: de::Error>(self, k: u64) -> Result<Field, E> {
+    fn visit_u64<E: de::Error>(self, k: u64) -> Result<usize, E> {
         usize::try_from(k)
             .ok()
-            .filter(|&k| k < FIELDS.len())
-            .map(Field)
+            .filter(|&k| k < self.names.len())
             .ok_or_else(|| E::invalid_value(de::Unexpected::Unsigned(k), &self))
     }
 
-    fn visit_str<E: de::Error>(self, name: &str) -> Result<Field, E> {
-        (FIELDS.iter().position(|field| *field == name))
-            .map(Field)
-            .ok_or_else(|| E::unknown_field(name, FIELDS))
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<usize, E> {
+        (self.names.iter().position(|field| *field == name))
+            .ok_or_else(|| E::unknown_field(name, self.names))
     }
 
-    fn visit_bytes<E: de::Error>(self, name: &[u8]) -> Result<Field, E> {
+    fn visit_bytes<E: de::Error>(self, name: &[u8]) -> Result<usize, E> {
         match core::str::from_utf8(name) {
             Ok(name) => self.visit_str(name),
             Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(name), &self)),
