@@ -43,6 +43,12 @@ pub trait Pooled: Sized {
     /// `Pool<Self>` are the same type.
     type Strategy;
 
+    /// Whether [`reset_at_release`](Pooled::reset_at_release) may run code at all: false when
+    /// every field is plain data with no `reset_with` function, so that a release runs none of
+    /// the type's code and cannot panic (`retain` then decides a whole group of 64 objects
+    /// before releasing any). The derive computes it; `true` is always right.
+    const RESETS_AT_RELEASE: bool = true;
+
     /// Builds a blank object, exactly as [`reset_at_release`](Pooled::reset_at_release) followed
     /// by [`reset_at_reuse`](Pooled::reset_at_reuse) would leave it (apart from retained capacity
     /// and `keep` fields, which start from `Default`).

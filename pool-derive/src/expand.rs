@@ -67,6 +67,15 @@ fn impl_pooled(input: &Input<'_>, shape: &Shape<'_>, pool: &Pool) -> TokenStream
     let at_reuse = reset_body(shape, &private, OtherVariants::Skip, |field, place| {
         field.reset_at_reuse(&private, place)
     });
+    // A struct whose release runs no code lets `retain` decide 64 objects before releasing any;
+    // an enum's release replaces other variants, which may drop.
+    let resets = match shape {
+        Shape::Struct(fields) => {
+            let resets = fields.iter().filter_map(Field::resets_at_release);
+            quote!(const RESETS_AT_RELEASE: bool = false #(|| #resets)*;)
+        }
+        Shape::Enum { .. } => TokenStream::new(),
+    };
     let pooled_impl = quote! {
         #(#checks)*
 
@@ -74,6 +83,7 @@ fn impl_pooled(input: &Input<'_>, shape: &Shape<'_>, pool: &Pool) -> TokenStream
         impl #impl_generics #private::Pooled for #ident #ty_generics #where_clause {
             const SIZE: usize = #size;
             const NAME: &'static str = #name;
+            #resets
             type Strategy = #strategy;
 
             #[inline]

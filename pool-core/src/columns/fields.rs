@@ -81,6 +81,10 @@ pub trait ColumnFields: Sized + sealed::Sealed {
     /// `arrays` points to live arrays.
     #[doc(hidden)]
     unsafe fn array_ptrs<const N: usize>(arrays: *mut Self::Arrays<N>) -> Self::Ptrs;
+    /// The start of each slice: pointers that stay good while other rows are reached through
+    /// them, as none is a reference to a row.
+    #[doc(hidden)]
+    fn ptrs(slices: Self::SlicesMut<'_>) -> Self::Ptrs;
     /// The row at `index` of the columns `ptrs` points to.
     ///
     /// # Safety
@@ -101,40 +105,33 @@ pub trait ColumnFields: Sized + sealed::Sealed {
     /// Moves `value` into the row `row` refers to.
     #[doc(hidden)]
     fn write(row: Self::Mut<'_>, value: Self);
-    /// The row at `index` of `slices`.
+    /// The start of each of `slices`, for rows read through them.
+    #[doc(hidden)]
+    fn ptrs_of(slices: Self::Slices<'_>) -> Self::Ptrs;
+    /// Each pointer `count` rows on.
     ///
     /// # Safety
-    /// `index` is below every slice's length.
+    /// `count` is at most the length of every column from the pointers.
     #[doc(hidden)]
-    unsafe fn slice_row_unchecked<'a>(slices: &Self::Slices<'a>, index: usize) -> Self::Ref<'a>
-    where
-        Self: 'a;
-    /// The row at `index` of `slices`, mutably.
+    unsafe fn ptrs_add(ptrs: Self::Ptrs, count: usize) -> Self::Ptrs;
+    /// The `len` rows from `start` of the columns `ptrs` points to, as a slice of each.
     ///
     /// # Safety
-    /// `index` is below every slice's length.
+    /// As [`ptrs_row`](ColumnFields::ptrs_row), for each of the rows.
     #[doc(hidden)]
-    unsafe fn slice_row_unchecked_mut<'a>(
-        slices: Self::SlicesMut<'a>,
-        index: usize,
-    ) -> Self::Mut<'a>
+    unsafe fn ptrs_slices<'a>(ptrs: Self::Ptrs, start: usize, len: usize) -> Self::Slices<'a>
     where
         Self: 'a;
+    /// The `len` rows from `start` of the columns `ptrs` points to, mutably.
+    ///
+    /// # Safety
+    /// As [`ptrs_row_mut`](ColumnFields::ptrs_row_mut), for each of the rows.
     #[doc(hidden)]
-    fn split_at<'a>(slices: Self::Slices<'a>, mid: usize) -> (Self::Slices<'a>, Self::Slices<'a>)
-    where
-        Self: 'a;
-    #[doc(hidden)]
-    fn split_at_mut<'a>(
-        slices: Self::SlicesMut<'a>,
-        mid: usize,
-    ) -> (Self::SlicesMut<'a>, Self::SlicesMut<'a>)
-    where
-        Self: 'a;
-    #[doc(hidden)]
-    fn split_first_mut<'a>(
-        slices: Self::SlicesMut<'a>,
-    ) -> Option<(Self::Mut<'a>, Self::SlicesMut<'a>)>
+    unsafe fn ptrs_slices_mut<'a>(
+        ptrs: Self::Ptrs,
+        start: usize,
+        len: usize,
+    ) -> Self::SlicesMut<'a>
     where
         Self: 'a;
 }
@@ -174,6 +171,8 @@ impl ColumnFields for () {
     #[inline]
     unsafe fn array_ptrs<const N: usize>(_: *mut ()) {}
     #[inline]
+    fn ptrs((): ()) {}
+    #[inline]
     unsafe fn ptrs_row<'a>((): (), _: usize)
     where
         Self: 'a,
@@ -187,37 +186,20 @@ impl ColumnFields for () {
     }
     fn write((): (), (): ()) {}
     #[inline]
-    unsafe fn slice_row_unchecked<'a>((): &(), _: usize)
+    fn ptrs_of((): ()) {}
+    #[inline]
+    unsafe fn ptrs_add((): (), _: usize) {}
+    #[inline]
+    unsafe fn ptrs_slices<'a>((): (), _: usize, _: usize)
     where
         Self: 'a,
     {
     }
     #[inline]
-    unsafe fn slice_row_unchecked_mut<'a>((): (), _: usize)
+    unsafe fn ptrs_slices_mut<'a>((): (), _: usize, _: usize)
     where
         Self: 'a,
     {
-    }
-    #[inline]
-    fn split_at<'a>((): (), _: usize) -> ((), ())
-    where
-        Self: 'a,
-    {
-        ((), ())
-    }
-    #[inline]
-    fn split_at_mut<'a>((): (), _: usize) -> ((), ())
-    where
-        Self: 'a,
-    {
-        ((), ())
-    }
-    #[inline]
-    fn split_first_mut<'a>((): ()) -> Option<((), ())>
-    where
-        Self: 'a,
-    {
-        Some(((), ()))
     }
 }
 
@@ -299,6 +281,11 @@ impl<H, T: ColumnFields> ColumnFields for (H, T) {
     }
 
     #[inline]
+    fn ptrs((head, tail): Self::SlicesMut<'_>) -> Self::Ptrs {
+        (NonNull::from(head).cast(), T::ptrs(tail))
+    }
+
+    #[inline]
     unsafe fn array_ptrs<const N: usize>(arrays: *mut Self::Arrays<N>) -> Self::Ptrs {
         // SAFETY: `arrays` points to live arrays (the caller's contract): the address of a
         // field makes no reference to it.
@@ -345,70 +332,52 @@ impl<H, T: ColumnFields> ColumnFields for (H, T) {
     }
 
     #[inline]
-    unsafe fn slice_row_unchecked<'a>(
-        (head, tail): &Self::Slices<'a>,
-        index: usize,
-    ) -> Self::Ref<'a>
-    where
-        Self: 'a,
-    {
-        // SAFETY: `index` is below every slice's length (the caller's contract).
-        let field = unsafe { head.get_unchecked(index) };
-        // SAFETY: as above, for the other slices.
-        (field, unsafe { T::slice_row_unchecked(tail, index) })
+    fn ptrs_of((head, tail): Self::Slices<'_>) -> Self::Ptrs {
+        (NonNull::from(head).cast(), T::ptrs_of(tail))
     }
 
     #[inline]
-    unsafe fn slice_row_unchecked_mut<'a>(
-        (head, tail): Self::SlicesMut<'a>,
-        index: usize,
-    ) -> Self::Mut<'a>
-    where
-        Self: 'a,
-    {
-        // SAFETY: `index` is below every slice's length (the caller's contract); the slices
-        // are distinct columns, so the references do not overlap.
-        let field = unsafe { head.get_unchecked_mut(index) };
-        // SAFETY: as above, for the other slices.
-        (field, unsafe { T::slice_row_unchecked_mut(tail, index) })
+    unsafe fn ptrs_add((head, tail): Self::Ptrs, count: usize) -> Self::Ptrs {
+        // SAFETY: `count` is at most this column's length from `head` (the caller's contract).
+        let head = unsafe { head.add(count) };
+        // SAFETY: as above, for the other columns.
+        (head, unsafe { T::ptrs_add(tail, count) })
     }
 
     #[inline]
-    fn split_at<'a>(
-        (head, tail): Self::Slices<'a>,
-        mid: usize,
-    ) -> (Self::Slices<'a>, Self::Slices<'a>)
+    unsafe fn ptrs_slices<'a>(
+        (head, tail): Self::Ptrs,
+        start: usize,
+        len: usize,
+    ) -> Self::Slices<'a>
     where
         Self: 'a,
     {
-        let (low, high) = head.split_at(mid);
-        let (tail_low, tail_high) = T::split_at(tail, mid);
-        ((low, tail_low), (high, tail_high))
+        // SAFETY: the rows are in this column (the caller's contract).
+        let first = unsafe { head.add(start) };
+        // SAFETY: the column lives and no one writes to these rows for `'a` (the caller's
+        // contract).
+        let column = unsafe { core::slice::from_raw_parts(first.as_ptr(), len) };
+        // SAFETY: as above, for the other columns.
+        (column, unsafe { T::ptrs_slices(tail, start, len) })
     }
 
     #[inline]
-    fn split_at_mut<'a>(
-        (head, tail): Self::SlicesMut<'a>,
-        mid: usize,
-    ) -> (Self::SlicesMut<'a>, Self::SlicesMut<'a>)
+    unsafe fn ptrs_slices_mut<'a>(
+        (head, tail): Self::Ptrs,
+        start: usize,
+        len: usize,
+    ) -> Self::SlicesMut<'a>
     where
         Self: 'a,
     {
-        let (low, high) = head.split_at_mut(mid);
-        let (tail_low, tail_high) = T::split_at_mut(tail, mid);
-        ((low, tail_low), (high, tail_high))
-    }
-
-    #[inline]
-    fn split_first_mut<'a>(
-        (head, tail): Self::SlicesMut<'a>,
-    ) -> Option<(Self::Mut<'a>, Self::SlicesMut<'a>)>
-    where
-        Self: 'a,
-    {
-        let (first, rest) = head.split_first_mut()?;
-        let (row, tail) = T::split_first_mut(tail)?;
-        Some(((first, row), (rest, tail)))
+        // SAFETY: the rows are in this column (the caller's contract).
+        let first = unsafe { head.add(start) };
+        // SAFETY: the column lives and no one else reaches these rows for `'a` (the caller's
+        // contract); the columns are distinct allocations.
+        let column = unsafe { core::slice::from_raw_parts_mut(first.as_ptr(), len) };
+        // SAFETY: as above, for the other columns.
+        (column, unsafe { T::ptrs_slices_mut(tail, start, len) })
     }
 }
 

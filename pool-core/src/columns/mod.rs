@@ -125,6 +125,7 @@ pub(crate) struct Row<P>(PhantomData<fn() -> P>);
 impl<P: Columnar> Pooled for Row<P> {
     const SIZE: usize = P::SIZE;
     const NAME: &'static str = P::NAME;
+    const RESETS_AT_RELEASE: bool = false;
     type Strategy = P::Strategy;
 
     #[inline]

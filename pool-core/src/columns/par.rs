@@ -1,58 +1,43 @@
-//! The runs of a column pool in parallel (the `rayon` feature): each chunk of slots split at
-//! 64-slot group boundaries into pieces, whose runs a thread walks as `runs_mut` does.
+//! The runs of a column pool in parallel (the `rayon` feature): the pool's chunks split between
+//! threads, then at 64-slot group boundaries, each piece's runs walked as `runs_mut` walks
+//! them.
 
 use super::rows::RowsMut;
-use super::store::{ColumnStorage, ColumnStore};
+use super::runs::chunks;
+use super::store::{ColumnStorage, ColumnStore, SetRowsMut};
 use super::{ColumnFields, ColumnPool, Columnar};
-use crate::slot::occupancy::{BITS, SetBits};
-use crate::storage::geometry::POSITIONS;
-use rayon::iter::plumbing::{Folder, UnindexedConsumer, UnindexedProducer, bridge_unindexed};
-use rayon::iter::{IntoParallelIterator, ParallelIterator};
+use crate::pool::par::{Piece, Pieces, half_groups};
+use crate::slot::walk::{Chunk, Strip, Walk};
+use core::iter;
+use core::marker::PhantomData;
+use rayon::iter::ParallelIterator;
+use rayon::iter::plumbing::{Folder, UnindexedConsumer, bridge_unindexed};
 
-/// Groups below which a piece is walked whole rather than split.
-const SPLIT_ABOVE: usize = 4;
+/// A chunk of a column pool, or a piece of one, whose runs a thread walks.
+pub(crate) struct Runs<'a, P: Columnar + 'a>(
+    Chunk<'a, RowsMut<'a, P::Fields>>,
+    PhantomData<fn() -> P>,
+);
 
-/// Consecutive groups of one chunk: their occupancy bits, and the rows they cover.
-struct Piece<'a, P: Columnar + 'a> {
-    bits: &'a [u64],
-    rows: RowsMut<'a, P::Fields>,
-}
-
-impl<'a, P: Columnar + 'a> UnindexedProducer for Piece<'a, P>
-where
-    P::SlicesMut<'a>: Send,
-    <P::Fields as ColumnFields>::SlicesMut<'a>: Send,
-{
+impl<'a, P: Columnar + 'a> Piece for Runs<'a, P> {
     type Item = P::SlicesMut<'a>;
 
-    fn split(self) -> (Self, Option<Self>) {
-        let groups = self.bits.len() / 2;
-        if self.bits.len() <= SPLIT_ABOVE || groups * BITS >= self.rows.len() {
-            return (self, None);
-        }
-        let (low, high) = self.bits.split_at(groups);
-        let (rows_low, rows_high) = self.rows.split_at(groups * BITS);
-        let low = Piece {
-            bits: low,
-            rows: rows_low,
-        };
-        let high = Piece {
-            bits: high,
-            rows: rows_high,
-        };
-        (low, Some(high))
+    fn len(&self) -> usize {
+        self.0.strip.len()
     }
 
-    fn fold_with<F: Folder<Self::Item>>(self, mut folder: F) -> F {
-        let mut bits = SetBits::new(self.bits.iter().copied());
-        let (mut rest, mut at) = (Some(self.rows), 0);
-        while let Some((start, len)) = bits.next_run()
-            && let Some(rows) = rest.take()
-        {
-            let (_, rows) = rows.split_at(start - at);
-            let (run, rows) = rows.split_at(len);
-            (rest, at) = (Some(rows), start + len);
-            folder = folder.consume(P::slices_mut(run.into_slices()));
+    fn split(self) -> Result<(Self, Self), Self> {
+        let at = half_groups(self.len());
+        match self.0.split_at_group(at) {
+            Ok((first, second)) => Ok((Self(first, PhantomData), Self(second, PhantomData))),
+            Err(whole) => Err(Self(whole, PhantomData)),
+        }
+    }
+
+    fn fold<F: Folder<Self::Item>>(self, mut folder: F) -> F {
+        let mut walk = Walk::new(self.0, iter::empty());
+        while let Some(run) = walk.next_run() {
+            folder = folder.consume(P::slices_mut(run));
             if folder.full() {
                 break;
             }
@@ -61,10 +46,10 @@ where
     }
 }
 
-/// One chunk's piece, as a parallel iterator.
-struct PieceIter<'a, P: Columnar + 'a>(Piece<'a, P>);
+/// A column pool's runs, in parallel.
+struct ParRuns<'a, P: Columnar + 'a>(Pieces<Runs<'a, P>>);
 
-impl<'a, P: Columnar + 'a> ParallelIterator for PieceIter<'a, P>
+impl<'a, P: Columnar + 'a> ParallelIterator for ParRuns<'a, P>
 where
     P::SlicesMut<'a>: Send,
     <P::Fields as ColumnFields>::SlicesMut<'a>: Send,
@@ -101,19 +86,14 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
         P::SlicesMut<'a>: Send,
         <P::Fields as ColumnFields>::SlicesMut<'a>: Send,
     {
-        let mut pieces: [Option<PieceIter<'a, P>>; POSITIONS + 1] = core::array::from_fn(|_| None);
-        let sets = self.columns.sets_mut();
-        let (mut first, mut grown) = (Some(sets.first), sets.grown);
-        for (piece, chunk) in pieces.iter_mut().zip(self.keys.books().chunks()) {
-            let rows = match first.take() {
-                Some(rows) => rows,
-                None => grown.take(chunk.base, chunk.objects.len()),
-            };
-            *piece = Some(PieceIter(Piece {
-                bits: chunk.bits,
-                rows,
-            }));
-        }
-        pieces.into_par_iter().flatten().flatten()
+        ParRuns(self.pieces())
+    }
+
+    /// The chunks, with their rows, for a parallel walk of their runs.
+    pub(crate) fn pieces(&mut self) -> Pieces<Runs<'_, P>> {
+        let SetRowsMut { first, grown } = self.columns.sets_mut();
+        let (first, rest) = chunks(self.keys.books().chunks(), first, grown);
+        let pieces = iter::once(first).chain(rest);
+        Pieces(pieces.map(|chunk| Runs(chunk, PhantomData)).collect())
     }
 }

@@ -1,10 +1,12 @@
-//! Consecutive rows of a column pool as a slice of each column, all of one length, so that a
-//! row is one bounds check however many fields it has; and the same rows as pointers, for a
-//! lender.
+//! Consecutive rows of a column pool: the start of each column and their one length, so that a
+//! row is one bounds check however many fields it has, and a walk (`slot/walk.rs`) hands out
+//! rows and runs of them as it does a chunk's objects; the same for a lender.
 
 use super::fields::ColumnFields;
 #[cfg(feature = "alloc")]
 use super::set::ColumnSet;
+use crate::slot::walk::Strip;
+use core::marker::PhantomData;
 
 /// The start of each column of a set of rows and their one length: what a lender keeps of a
 /// chunk's columns, which it reaches through `&` while leases hold rows of them.
@@ -22,76 +24,66 @@ impl<F: ColumnFields> Clone for RawRows<F> {
 
 impl<F: ColumnFields> Copy for RawRows<F> {}
 
-/// Slices of every column, all `len` long: consecutive rows.
-#[doc(hidden)]
-pub(crate) struct Rows<'a, F: ColumnFields + 'a> {
-    slices: F::Slices<'a>,
-    len: usize,
+/// Consecutive rows, shared: `len` rows from each of `ptrs`, every column at least that long.
+pub(crate) struct Rows<'a, F: ColumnFields> {
+    raw: RawRows<F>,
+    rows: PhantomData<&'a F>,
 }
+
+/// Consecutive rows, mutably.
+pub(crate) struct RowsMut<'a, F: ColumnFields> {
+    raw: RawRows<F>,
+    rows: PhantomData<&'a mut F>,
+}
+
+impl<F: ColumnFields> Clone for Rows<'_, F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<F: ColumnFields> Copy for Rows<'_, F> {}
+
+impl<F: ColumnFields> Clone for RowsMut<'_, F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<F: ColumnFields> Copy for RowsMut<'_, F> {}
+
+// SAFETY: the rows stand for a slice of each column, shared: `Send` when those slices are.
+unsafe impl<'a, F: ColumnFields> Send for Rows<'a, F> where F::Slices<'a>: Send {}
+// SAFETY: and mutably: `Send` when those slices are.
+unsafe impl<'a, F: ColumnFields> Send for RowsMut<'a, F> where F::SlicesMut<'a>: Send {}
 
 impl<'a, F: ColumnFields + 'a> Rows<'a, F> {
     /// Every row of `set`.
     #[cfg(feature = "alloc")]
     #[inline]
     pub(crate) fn all(set: &'a ColumnSet<F>) -> Self {
-        Self {
-            slices: set.slices(),
-            len: set.len(),
-        }
+        Self::of(F::ptrs_of(set.slices()), set.len())
     }
 
     /// Every row of `arrays`.
     #[inline]
     pub(crate) fn arrays<const N: usize>(arrays: &'a F::Arrays<N>) -> Self {
-        Self {
-            slices: F::array_slices(arrays),
-            len: N,
-        }
+        Self::of(F::ptrs_of(F::array_slices(arrays)), N)
     }
 
-    /// The first `mid` rows, and the rest.
-    ///
-    /// # Panics
-    /// If `mid` is past the last row.
-    #[inline]
-    pub(crate) fn split_at(self, mid: usize) -> (Self, Self) {
-        assert!(mid <= self.len, "a split inside the rows");
-        let (low, high) = F::split_at(self.slices, mid);
-        (
-            Self {
-                slices: low,
-                len: mid,
-            },
-            Self {
-                slices: high,
-                len: self.len - mid,
-            },
-        )
+    fn of(ptrs: F::Ptrs, len: usize) -> Self {
+        Self {
+            raw: RawRows { ptrs, len },
+            rows: PhantomData,
+        }
     }
 
     /// The row at `index`, if there is one.
     #[inline]
-    pub(crate) fn row(&self, index: usize) -> Option<F::Ref<'a>> {
-        if index >= self.len {
-            return None;
-        }
-        // SAFETY: every slice is `len` long (`all` takes a set's columns, all its length;
-        // `arrays` arrays all `N` long; `split_at` splits each at one point), and `index` is
-        // below it.
-        Some(unsafe { F::slice_row_unchecked(&self.slices, index) })
+    pub(crate) fn row(self, index: usize) -> Option<F::Ref<'a>> {
+        // SAFETY: `index` is below the length, checked here.
+        (index < self.raw.len).then(|| unsafe { self.one(index) })
     }
-
-    #[inline]
-    pub(crate) fn into_slices(self) -> F::Slices<'a> {
-        self.slices
-    }
-}
-
-/// Mutable slices of every column, all `len` long: consecutive rows.
-#[doc(hidden)]
-pub(crate) struct RowsMut<'a, F: ColumnFields + 'a> {
-    slices: F::SlicesMut<'a>,
-    len: usize,
 }
 
 impl<'a, F: ColumnFields + 'a> RowsMut<'a, F> {
@@ -100,79 +92,91 @@ impl<'a, F: ColumnFields + 'a> RowsMut<'a, F> {
     #[inline]
     pub(crate) fn all(set: &'a mut ColumnSet<F>) -> Self {
         let len = set.len();
-        Self {
-            slices: set.slices_mut(),
-            len,
-        }
+        Self::of(F::ptrs(set.slices_mut()), len)
     }
 
     /// Every row of `arrays`.
     #[inline]
     pub(crate) fn arrays<const N: usize>(arrays: &'a mut F::Arrays<N>) -> Self {
+        Self::of(F::ptrs(F::array_slices_mut(arrays)), N)
+    }
+
+    fn of(ptrs: F::Ptrs, len: usize) -> Self {
         Self {
-            slices: F::array_slices_mut(arrays),
-            len: N,
+            raw: RawRows { ptrs, len },
+            rows: PhantomData,
         }
     }
 
     /// The row at `index`, if there is one.
     #[inline]
     pub(crate) fn into_row(self, index: usize) -> Option<F::Mut<'a>> {
-        if index >= self.len {
-            return None;
-        }
-        // SAFETY: every slice is `len` long (as in `Rows::row`), and `index` is below it.
-        Some(unsafe { F::slice_row_unchecked_mut(self.slices, index) })
-    }
-
-    #[cfg(any(test, feature = "rayon"))]
-    #[inline]
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// The first `mid` rows, and the rest.
-    ///
-    /// # Panics
-    /// If `mid` is past the last row.
-    #[inline]
-    pub(crate) fn split_at(self, mid: usize) -> (Self, Self) {
-        assert!(mid <= self.len, "a split inside the rows");
-        let (low, high) = F::split_at_mut(self.slices, mid);
-        (
-            Self {
-                slices: low,
-                len: mid,
-            },
-            Self {
-                slices: high,
-                len: self.len - mid,
-            },
-        )
-    }
-
-    /// The first row, and the rest; `None` when there are no rows.
-    #[inline]
-    pub(crate) fn split_first(self) -> Option<(F::Mut<'a>, Self)> {
-        let (row, rest) = F::split_first_mut(self.slices)?;
-        Some((
-            row,
-            Self {
-                slices: rest,
-                len: self.len - 1,
-            },
-        ))
-    }
-
-    #[inline]
-    pub(crate) fn into_slices(self) -> F::SlicesMut<'a> {
-        self.slices
+        // SAFETY: `index` is below the length, checked here, and the rows are borrowed
+        // mutably, whole: nothing else reaches the row.
+        (index < self.raw.len).then(|| unsafe { self.one(index) })
     }
 }
 
+/// The rows from `at` on.
+///
+/// # Safety
+/// `at` is at most the rows' length.
+unsafe fn skip<F: ColumnFields>(raw: RawRows<F>, at: usize) -> RawRows<F> {
+    RawRows {
+        // SAFETY: `at` is at most every column's length from the pointers (the caller's
+        // contract).
+        ptrs: unsafe { F::ptrs_add(raw.ptrs, at) },
+        len: raw.len - at,
+    }
+}
+
+/// A strip of rows: `$one` and `$run` make a row and a run from the columns' pointers.
+macro_rules! strip {
+    ($rows:ident, $one:ident, $run:ident, $row:ident, $slices:ident) => {
+        impl<'a, F: ColumnFields + 'a> Strip<'a> for $rows<'a, F> {
+            type One = F::$row<'a>;
+            type Run = F::$slices<'a>;
+
+            #[inline]
+            fn len(&self) -> usize {
+                self.raw.len
+            }
+
+            #[inline]
+            fn truncate(self, len: usize) -> Self {
+                Self::of(self.raw.ptrs, len.min(self.raw.len))
+            }
+
+            #[inline]
+            unsafe fn skip(self, at: usize) -> Self {
+                // SAFETY: `at` is at most the length (the caller's contract).
+                let rest = unsafe { skip(self.raw, at) };
+                Self::of(rest.ptrs, rest.len)
+            }
+
+            #[inline]
+            unsafe fn one(self, at: usize) -> F::$row<'a> {
+                // SAFETY: `at` is below every column's length, and no other piece handed out
+                // covers it if the rows are mutable (the caller's contract); the columns live
+                // for `'a`, borrowed as the rows are.
+                unsafe { F::$one(self.raw.ptrs, at) }
+            }
+
+            #[inline]
+            unsafe fn run(self, start: usize, len: usize) -> F::$slices<'a> {
+                // SAFETY: as `one`'s, for each row.
+                unsafe { F::$run(self.raw.ptrs, start, len) }
+            }
+        }
+    };
+}
+
+strip!(Rows, ptrs_row, ptrs_slices, Ref, Slices);
+strip!(RowsMut, ptrs_row_mut, ptrs_slices_mut, Mut, SlicesMut);
+
 #[cfg(all(test, feature = "alloc"))]
 mod tests {
-    use super::{ColumnSet, Rows, RowsMut};
+    use super::{ColumnSet, Rows, RowsMut, Strip};
     use crate::columns::fields::ColumnFields;
     use alloc::string::{String, ToString};
     use alloc::vec::Vec;
@@ -217,7 +221,7 @@ mod tests {
     }
 
     #[test]
-    fn rows_split_at_one_point_and_stay_in_bounds() {
+    fn rows_split_at_one_point_and_cut_runs_in_bounds() {
         let mut set = ColumnSet::new(0, || row(0));
         let mut n = 0;
         set.resize(10, || {
@@ -229,24 +233,23 @@ mod tests {
         assert!(low.row(4).is_none());
         assert_eq!(high.row(0).map(|(n, _)| *n), Some(5));
         assert!(high.row(6).is_none());
-        let (_, (strings, ())) = high.into_slices();
-        assert_eq!(strings.len(), 6);
+        // SAFETY: rows 1 to 4 of the six.
+        let (_, (strings, ())) = unsafe { high.run(1, 4) };
+        assert_eq!(strings, ["6", "7", "8", "9"]);
 
-        let (mut low, high) = RowsMut::all(&mut set).split_at(7);
+        let (low, high) = RowsMut::all(&mut set).split_at(7);
         assert_eq!((low.len(), high.len()), (7, 3));
-        let mut seen = Vec::new();
-        while let Some(((n, (s, ())), rest)) = low.split_first() {
+        for at in 0..low.len() {
+            // SAFETY: each row below the length, once.
+            let (n, _) = unsafe { low.one(at) };
             *n *= 10;
-            seen.push(s.clone());
-            low = rest;
         }
-        assert_eq!(seen.len(), 7);
         assert_eq!(read(&set)[6].0, 70);
         assert_eq!(read(&set)[7].0, 8);
     }
 
     #[test]
-    #[should_panic(expected = "a split inside the rows")]
+    #[should_panic(expected = "a split past the slots")]
     fn a_split_past_the_rows_panics() {
         let set = ColumnSet::new(2, || row(1));
         let _ = Rows::all(&set).split_at(3);

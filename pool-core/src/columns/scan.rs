@@ -1,10 +1,10 @@
 //! What a column pool does with every live object: rows, runs of column slices, retain.
 
-use super::rows::{Rows, RowsMut};
-use super::runs::{ColumnRuns, ColumnRunsMut};
-use super::store::{ColumnStorage, ColumnStore};
-use super::{ColumnPool, Columnar, object, row_mut};
+use super::runs::{ColumnRuns, ColumnRunsMut, RowWalk, RowWalkMut, chunks};
+use super::store::{ColumnStorage, ColumnStore, GrownSets, SetRows, SetRowsMut};
+use super::{ColumnPool, Columnar, object};
 use crate::Handle;
+use crate::slot::walk::{Strip, Walk};
 use core::iter::FusedIterator;
 
 impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
@@ -26,7 +26,19 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     /// ```
     #[inline]
     pub fn runs(&self) -> ColumnRuns<'_, P> {
-        ColumnRuns::new(self.keys.books().chunks(), self.columns.sets())
+        ColumnRuns(self.walk())
+    }
+
+    fn walk(&self) -> RowWalk<'_, P> {
+        let SetRows { first, grown } = self.columns.sets();
+        let (first, rest) = chunks(self.keys.books().chunks(), first, grown);
+        Walk::new(first, rest)
+    }
+
+    fn walk_mut(&mut self) -> RowWalkMut<'_, P> {
+        let SetRowsMut { first, grown } = self.columns.sets_mut();
+        let (first, rest) = chunks(self.keys.books().chunks(), first, grown);
+        Walk::new(first, rest)
     }
 
     /// The live objects as runs of consecutive live slots, a mutable slice of each column for
@@ -52,7 +64,7 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     /// ```
     #[inline]
     pub fn runs_mut(&mut self) -> ColumnRunsMut<'_, P> {
-        ColumnRunsMut::new(self.keys.books().chunks(), self.columns.sets_mut())
+        ColumnRunsMut(self.walk_mut())
     }
 
     /// The live objects' rows (`ParticleRef<'_>`), in slot order.
@@ -71,7 +83,7 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     /// ```
     #[inline]
     pub fn values(&self) -> ColumnValues<'_, P> {
-        ColumnValues { iter: self.iter() }
+        ColumnValues(self.walk())
     }
 
     /// The live objects' rows, mutably (`ParticleMut<'_>`), in slot order.
@@ -91,9 +103,7 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     /// ```
     #[inline]
     pub fn values_mut(&mut self) -> ColumnValuesMut<'_, P> {
-        ColumnValuesMut {
-            iter: self.iter_mut(),
-        }
+        ColumnValuesMut(self.walk_mut())
     }
 
     /// The live objects' rows with their handles, in slot order.
@@ -111,12 +121,7 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     /// ```
     #[inline]
     pub fn iter(&self) -> ColumnIter<'_, P> {
-        ColumnIter {
-            runs: self.runs(),
-            words: &[],
-            rows: None,
-            at: 0,
-        }
+        ColumnIter(self.walk())
     }
 
     /// The live objects' rows with their handles, mutably, in slot order.
@@ -136,10 +141,7 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     /// ```
     #[inline]
     pub fn iter_mut(&mut self) -> ColumnIterMut<'_, P> {
-        ColumnIterMut {
-            runs: self.runs_mut(),
-            run: None,
-        }
+        ColumnIterMut(self.walk_mut())
     }
 
     /// Calls `keep` on every live object's row, and releases (resets and frees) each one for
@@ -168,107 +170,79 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
 
     /// [`retain`](ColumnPool::retain), with `keep` seeing each object's handle as well.
     pub fn retain_with_handle(&mut self, mut keep: impl FnMut(Handle<P>, P::Mut<'_>) -> bool) {
-        let columns = &mut self.columns;
-        self.keys.retain_with_handle(|handle, _| {
-            let index = handle.index();
-            let kept = keep(object(handle), row_mut::<P, _>(columns, index));
-            if !kept && P::RESETS_AT_RELEASE {
-                // If it panics, the object stays live, as a release's does.
-                P::reset_at_release(row_mut::<P, _>(columns, index));
-            }
-            kept
-        });
+        let SetRowsMut { first, mut grown } = self.columns.sets_mut();
+        let mut first = Some(first);
+        (self.keys.books_mut()).retain_in(
+            |base, slots| match first.take() {
+                Some(first) => first.split_at(slots.len()).0,
+                None => grown.rows(base, slots.len()),
+            },
+            !P::RESETS_AT_RELEASE,
+            |word, row| keep(object(Handle::from_live_word(word)), P::row_mut(row)),
+            |row| {
+                if P::RESETS_AT_RELEASE {
+                    P::reset_at_release(P::row_mut(row));
+                }
+            },
+        );
     }
 }
 
-/// The live objects' rows with their handles; see [`ColumnPool::iter`].
-pub struct ColumnIter<'a, P: Columnar + 'a> {
-    runs: ColumnRuns<'a, P>,
-    /// The run in hand: its words, its rows, and the next row's place in it.
-    words: &'a [u64],
-    rows: Option<Rows<'a, P::Fields>>,
-    at: usize,
-}
+/// An iterator of a column pool: the walk, and what it makes of each live slot's word and row.
+macro_rules! rows {
+    ($(#[$doc:meta])* $name:ident, $walk:ident, $item:ty, |$word:ident, $row:ident| $make:expr) => {
+        $(#[$doc])*
+        pub struct $name<'a, P: Columnar + 'a>($walk<'a, P>);
 
-impl<'a, P: Columnar + 'a> Iterator for ColumnIter<'a, P> {
-    type Item = (Handle<P>, P::Ref<'a>);
+        impl<'a, P: Columnar + 'a> Iterator for $name<'a, P> {
+            type Item = $item;
 
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some(rows) = &self.rows
-                && let Some(&word) = self.words.get(self.at)
-                && let Some(row) = rows.row(self.at)
-            {
-                self.at += 1;
-                return Some((Handle::from_live_word(word), P::row(row)));
+            #[inline]
+            fn next(&mut self) -> Option<Self::Item> {
+                let ($word, $row) = self.0.next()?;
+                Some($make)
             }
-            let (words, rows) = self.runs.next_with_words()?;
-            (self.words, self.rows, self.at) = (words, Some(rows), 0);
+
+            /// A stretch of full words in one loop over its rows, which the compiler
+            /// vectorizes across objects; the other words bit by bit.
+            #[inline]
+            fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
+                self.0.fold(init, |acc, $word, $row| f(acc, $make))
+            }
         }
-    }
+
+        impl<'a, P: Columnar + 'a> FusedIterator for $name<'a, P> {}
+    };
 }
 
-impl<'a, P: Columnar + 'a> FusedIterator for ColumnIter<'a, P> {}
-
-/// The live objects' rows with their handles, mutably; see [`ColumnPool::iter_mut`].
-pub struct ColumnIterMut<'a, P: Columnar + 'a> {
-    runs: ColumnRunsMut<'a, P>,
-    /// The run in hand: the words and rows not yet passed.
-    run: Option<(&'a [u64], RowsMut<'a, P::Fields>)>,
-}
-
-impl<'a, P: Columnar + 'a> Iterator for ColumnIterMut<'a, P> {
-    type Item = (Handle<P>, P::Mut<'a>);
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some((words, rows)) = self.run.take()
-                && let Some((&word, words)) = words.split_first()
-                && let Some((row, rows)) = rows.split_first()
-            {
-                self.run = Some((words, rows));
-                return Some((Handle::from_live_word(word), P::row_mut(row)));
-            }
-            self.run = Some(self.runs.next_with_words()?);
-        }
-    }
-}
-
-impl<'a, P: Columnar + 'a> FusedIterator for ColumnIterMut<'a, P> {}
-
-/// The live objects' rows; see [`ColumnPool::values`].
-pub struct ColumnValues<'a, P: Columnar + 'a> {
-    iter: ColumnIter<'a, P>,
-}
-
-impl<'a, P: Columnar + 'a> Iterator for ColumnValues<'a, P> {
-    type Item = P::Ref<'a>;
-
-    #[inline]
-    fn next(&mut self) -> Option<P::Ref<'a>> {
-        self.iter.next().map(|(_, row)| row)
-    }
-}
-
-impl<'a, P: Columnar + 'a> FusedIterator for ColumnValues<'a, P> {}
-
-/// The live objects' rows, mutably; see [`ColumnPool::values_mut`].
-pub struct ColumnValuesMut<'a, P: Columnar + 'a> {
-    iter: ColumnIterMut<'a, P>,
-}
-
-impl<'a, P: Columnar + 'a> Iterator for ColumnValuesMut<'a, P> {
-    type Item = P::Mut<'a>;
-
-    #[inline]
-    fn next(&mut self) -> Option<P::Mut<'a>> {
-        self.iter.next().map(|(_, row)| row)
-    }
-}
-
-impl<'a, P: Columnar + 'a> FusedIterator for ColumnValuesMut<'a, P> {}
+rows!(
+    /// The live objects' rows with their handles; see [`ColumnPool::iter`].
+    ColumnIter,
+    RowWalk,
+    (Handle<P>, P::Ref<'a>),
+    |word, row| (object(Handle::from_live_word(word)), P::row(row))
+);
+rows!(
+    /// The live objects' rows with their handles, mutably; see [`ColumnPool::iter_mut`].
+    ColumnIterMut,
+    RowWalkMut,
+    (Handle<P>, P::Mut<'a>),
+    |word, row| (object(Handle::from_live_word(word)), P::row_mut(row))
+);
+rows!(
+    /// The live objects' rows; see [`ColumnPool::values`].
+    ColumnValues,
+    RowWalk,
+    P::Ref<'a>,
+    |_word, row| P::row(row)
+);
+rows!(
+    /// The live objects' rows, mutably; see [`ColumnPool::values_mut`].
+    ColumnValuesMut,
+    RowWalkMut,
+    P::Mut<'a>,
+    |_word, row| P::row_mut(row)
+);
 
 impl<'a, P: Columnar, S, B: ColumnStorage> IntoIterator for &'a ColumnPool<P, S, B> {
     type Item = (Handle<P>, P::Ref<'a>);

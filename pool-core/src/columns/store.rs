@@ -96,12 +96,23 @@ pub struct GrownRows<'a, F: ColumnFields> {
     fields: PhantomData<&'a F>,
 }
 
-impl<'a, F: ColumnFields> GrownRows<'a, F> {
-    /// The rows of the books' grown chunk of `len` slots from `base`.
+/// The rows of the books' grown chunks, found by position, shared ([`GrownRows`]) or mutably
+/// ([`GrownRowsMut`]).
+pub(crate) trait GrownSets {
+    type Rows;
+
+    /// The rows of the books' grown chunk of `len` slots from `base`; chunks are asked for in
+    /// the books' order.
     ///
     /// # Panics
     /// If the chunk has no rows of its length: every chunk of the books has its rows.
-    pub(crate) fn of(&self, base: usize, len: usize) -> Rows<'a, F> {
+    fn rows(&mut self, base: usize, len: usize) -> Self::Rows;
+}
+
+impl<'a, F: ColumnFields> GrownSets for GrownRows<'a, F> {
+    type Rows = Rows<'a, F>;
+
+    fn rows(&mut self, base: usize, len: usize) -> Rows<'a, F> {
         let k = self.geometry.position(base).0;
         #[cfg(feature = "alloc")]
         if let Some(Some(set)) = self.sets.get(k)
@@ -153,13 +164,10 @@ pub struct GrownRowsMut<'a, F: ColumnFields> {
     fields: PhantomData<&'a mut F>,
 }
 
-impl<'a, F: ColumnFields> GrownRowsMut<'a, F> {
-    /// The rows of the books' grown chunk of `len` slots from `base`, past every chunk taken
-    /// before.
-    ///
-    /// # Panics
-    /// If the chunk has no rows of its length: every chunk of the books has its rows.
-    pub(crate) fn take(&mut self, base: usize, len: usize) -> RowsMut<'a, F> {
+impl<'a, F: ColumnFields> GrownSets for GrownRowsMut<'a, F> {
+    type Rows = RowsMut<'a, F>;
+
+    fn rows(&mut self, base: usize, len: usize) -> RowsMut<'a, F> {
         let k = self.geometry.position(base).0;
         #[cfg(feature = "alloc")]
         if let Some(at) = k.checked_sub(self.passed)

@@ -114,13 +114,25 @@ fn walks_find_each_chunks_rows_by_its_position_as_lookups_do() {
     }
     let expected: Vec<u32> = expected.iter().map(|v| v + 110).collect();
     assert_eq!(by_get(&pool, &handles), expected);
-    // rayon's threads under Miri: see `pool::par::tests` for the walks split without them.
-    #[cfg(all(feature = "rayon", not(miri)))]
-    {
-        use rayon::iter::ParallelIterator;
-        pool.par_runs_mut()
-            .for_each(|run| run.0.iter_mut().for_each(|v| *v += 1000));
-        let expected: Vec<u32> = expected.iter().map(|v| v + 1000).collect();
-        assert_eq!(by_get(&pool, &handles), expected);
+}
+
+/// The same, for `par_runs_mut`'s pieces, split all the way down and walked without threads.
+#[cfg(feature = "rayon")]
+mod par {
+    use super::{by_get, with_a_stale_set};
+    use crate::pool::par::tests::{Collect, drive};
+    use alloc::vec::Vec;
+
+    #[test]
+    fn parallel_runs_find_each_chunks_rows_by_its_position() {
+        let (mut pool, handles) = with_a_stale_set();
+        let runs: Vec<(&mut [u32], ())> = drive(pool.pieces(), Collect);
+        for v in runs.into_iter().flat_map(|(run, ())| run) {
+            *v += 1000;
+        }
+        assert_eq!(
+            by_get(&pool, &handles),
+            [1000, 1001, 1004, 1005, 1006, 1007]
+        );
     }
 }

@@ -217,8 +217,8 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// assert!(targeted.iter().all(|&h| enemies.contains(h)));
     /// # Ok::<(), pooling::PoolFull>(())
     /// ```
-    pub fn retain_with_handle(&mut self, keep: impl FnMut(Handle<T>, &mut T) -> bool) {
-        self.books_mut().retain(keep);
+    pub fn retain_with_handle(&mut self, mut keep: impl FnMut(Handle<T>, &mut T) -> bool) {
+        (self.books_mut()).retain(|word, object| keep(Handle::from_live_word(word), object));
     }
 
     /// The live object that `importance` ranks lowest, the lowest slot of equals; `None` when

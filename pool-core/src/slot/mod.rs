@@ -7,6 +7,7 @@ pub(crate) mod handle;
 pub(crate) mod occupancy;
 pub(crate) mod offset;
 pub(crate) mod state;
+pub(crate) mod walk;
 pub(crate) mod word;
 
 /// The end of the free list.

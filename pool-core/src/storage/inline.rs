@@ -195,16 +195,6 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
         iter::once(self.built_mut()).chain(no_rest_mut())
     }
 
-    #[cfg(feature = "rayon")]
-    fn parts(&self) -> (Part<'_, T>, crate::storage::slots::Rest<'_, T>) {
-        (self.built_part(), no_rest())
-    }
-
-    #[cfg(feature = "rayon")]
-    fn parts_mut(&mut self) -> (PartMut<'_, T>, crate::storage::slots::RestMut<'_, T>) {
-        (self.built_mut(), no_rest_mut())
-    }
-
     #[cold]
     fn build_next(&mut self, blank: impl FnOnce() -> T) -> Option<usize> {
         let index = self.built;

@@ -33,54 +33,7 @@ pub(crate) struct PartMut<'a, T> {
     pub(crate) bits: &'a mut [u64],
 }
 
-impl<'a, T> PartMut<'a, T> {
-    /// Calls `visit` on each live slot of the part, in index order, with its index in the part,
-    /// its place and its object; `visit` may end the slot's life (vacate it). Each word of bits
-    /// is read once, when the walk reaches it. Returns the part's words, for what `visit` left
-    /// to do with them.
-    pub(crate) fn visit_live(
-        self,
-        mut visit: impl FnMut(usize, Place<'_>, &mut T),
-    ) -> &'a mut [u64] {
-        let PartMut {
-            objects,
-            words,
-            bits,
-            ..
-        } = self;
-        {
-            let cells = Cell::from_mut(&mut *words).as_slice_of_cells();
-            // Whole groups of 64 objects and words apart from the last, shorter ones: in a group
-            // whose length the compiler knows, a bit's slot needs no bounds check.
-            let (groups, tail) = objects.as_chunks_mut::<BITS>();
-            let (word_groups, word_tail) = cells.as_chunks::<BITS>();
-            // The set bits of one word, read once (only `visit` clears bits, each of a slot
-            // already passed), in `group`, the objects of that word, and `word_group`, their
-            // words.
-            let mut visit_word =
-                |k: usize, bit_word: &Cell<u64>, group: &mut [T], word_group: &[Cell<u64>]| {
-                    let mut set = bit_word.get();
-                    while set != 0 {
-                        let bit = set.trailing_zeros() as usize;
-                        // Not `^= 1 << bit`: that waits on `trailing_zeros`.
-                        set &= set - 1;
-                        let (Some(object), Some(word)) = (group.get_mut(bit), word_group.get(bit))
-                        else {
-                            break;
-                        };
-                        visit(k * BITS + bit, Place::new(word, bit_word, 1 << bit), object);
-                    }
-                };
-            for (k, bit_word) in Cell::from_mut(bits).as_slice_of_cells().iter().enumerate() {
-                match (groups.get_mut(k), word_groups.get(k)) {
-                    (Some(group), Some(word_group)) => visit_word(k, bit_word, group, word_group),
-                    _ => visit_word(k, bit_word, tail, word_tail),
-                }
-            }
-        }
-        words
-    }
-
+impl<T> PartMut<'_, T> {
     #[cfg(feature = "rayon")]
     /// The part split at `at` slots, a multiple of 64, so that each half has the words of its
     /// own bits: `None` when the part is not longer.
@@ -92,34 +45,6 @@ impl<'a, T> PartMut<'a, T> {
         let (objects, later_objects) = self.objects.split_at_mut(at);
         let (words, later_words) = self.words.split_at_mut(at);
         let (bits, later_bits) = self.bits.split_at_mut(at / BITS);
-        Ok((
-            Self {
-                base: self.base,
-                objects,
-                words,
-                bits,
-            },
-            Self {
-                base: self.base + at,
-                objects: later_objects,
-                words: later_words,
-                bits: later_bits,
-            },
-        ))
-    }
-}
-
-impl<T> Part<'_, T> {
-    #[cfg(feature = "rayon")]
-    /// [`PartMut::split_at_group`], shared.
-    pub(crate) fn split_at_group(self, at: usize) -> Result<(Self, Self), Self> {
-        debug_assert!(at.is_multiple_of(BITS));
-        if at == 0 || at >= self.objects.len() {
-            return Err(self);
-        }
-        let (objects, later_objects) = self.objects.split_at(at);
-        let (words, later_words) = self.words.split_at(at);
-        let (bits, later_bits) = self.bits.split_at(at / BITS);
         Ok((
             Self {
                 base: self.base,

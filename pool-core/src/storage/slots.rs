@@ -69,14 +69,6 @@ pub trait Slots<T>: Sized {
     /// Every chunk of built slots, mutably, the first first.
     fn chunks_mut(&mut self) -> ChunksMut<'_, T>;
 
-    /// [`chunks`](Slots::chunks) as the first chunk and the rest, for parallel walks to split.
-    #[cfg(feature = "rayon")]
-    fn parts(&self) -> (Part<'_, T>, Rest<'_, T>);
-
-    /// [`chunks_mut`](Slots::chunks_mut) as the first chunk and the rest.
-    #[cfg(feature = "rayon")]
-    fn parts_mut(&mut self) -> (PartMut<'_, T>, RestMut<'_, T>);
-
     /// Builds one more blank slot, for storage that builds slots on first use, and returns its
     /// index; it is on no list. `None` when every slot is built (always, for storage
     /// built up front). If `blank` panics, nothing changed.

@@ -12,6 +12,8 @@ const _: () = {
     impl __pooling::Pooled for Sprite {
         const SIZE: usize = 256;
         const NAME: &'static str = "SpritePool";
+        const RESETS_AT_RELEASE: bool = false || ::core::mem::needs_drop::<(f32, f32)>()
+            || ::core::mem::needs_drop::<f32>() || true;
         type Strategy = ::pooling::Fail;
         #[inline]
         fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {

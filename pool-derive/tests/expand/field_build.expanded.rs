@@ -11,6 +11,8 @@ const _: () = {
     impl __pooling::Pooled for Buffer {
         const SIZE: usize = 16;
         const NAME: &'static str = "BufferPool";
+        const RESETS_AT_RELEASE: bool = false || ::core::mem::needs_drop::<Vec<u8>>()
+            || true;
         type Strategy = ::pooling::Fail;
         #[inline]
         fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {

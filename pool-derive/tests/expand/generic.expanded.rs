@@ -18,6 +18,8 @@ const _: () = {
     {
         const SIZE: usize = 64;
         const NAME: &'static str = "NodePool";
+        const RESETS_AT_RELEASE: bool = false || ::core::mem::needs_drop::<T>()
+            || ::core::mem::needs_drop::<[Option<Handle<Node<T, N>>>; N]>();
         type Strategy = ::pooling::Fail;
         #[inline]
         fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {

@@ -12,6 +12,8 @@ const _: () = {
     impl __pooling::Pooled for Voice {
         const SIZE: usize = 16;
         const NAME: &'static str = "VoicePool";
+        const RESETS_AT_RELEASE: bool = false || ::core::mem::needs_drop::<f32>()
+            || ::core::mem::needs_drop::<Option<Rc<Sample>>>();
         type Strategy = ::pooling::Evict;
         #[inline]
         fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {

@@ -16,6 +16,7 @@ const _: () = {
     impl __pooling::Pooled for Enemy {
         const SIZE: usize = 32;
         const NAME: &'static str = "EnemyPool";
+        const RESETS_AT_RELEASE: bool = false || ::core::mem::needs_drop::<u32>();
         type Strategy = ::pooling::Grow<{ MAX_ENEMIES }>;
         #[inline]
         fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {

@@ -12,6 +12,7 @@ const _: () = {
     impl __pooling::Pooled for Boss {
         const SIZE: usize = 2;
         const NAME: &'static str = "BossPool";
+        const RESETS_AT_RELEASE: bool = false || ::core::mem::needs_drop::<u32>();
         type Strategy = ::pooling::Panic;
         #[inline]
         fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {

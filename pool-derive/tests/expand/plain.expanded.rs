@@ -12,6 +12,10 @@ const _: () = {
     impl __pooling::Pooled for Particle {
         const SIZE: usize = 256;
         const NAME: &'static str = "ParticlePool";
+        const RESETS_AT_RELEASE: bool = false || ::core::mem::needs_drop::<u32>()
+            || ::core::mem::needs_drop::<f64>() || ::core::mem::needs_drop::<f64>()
+            || ::core::mem::needs_drop::<Vec<(f64, f64)>>()
+            || ::core::mem::needs_drop::<Option<Rc<Emitter>>>();
         type Strategy = ::pooling::Fail;
         #[inline]
         fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {

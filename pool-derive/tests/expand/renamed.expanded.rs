@@ -12,6 +12,7 @@ const _: () = {
     impl __pooling::Pooled for Spark {
         const SIZE: usize = 8;
         const NAME: &'static str = "Sparks";
+        const RESETS_AT_RELEASE: bool = false || ::core::mem::needs_drop::<u32>();
         type Strategy = my_engine::pooling::Fail;
         #[inline]
         fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {

@@ -11,6 +11,8 @@ const _: () = {
     impl __pooling::Pooled for Voice {
         const SIZE: usize = 100;
         const NAME: &'static str = "VoicePool";
+        const RESETS_AT_RELEASE: bool = false || ::core::mem::needs_drop::<u32>()
+            || ::core::mem::needs_drop::<[i16; 32]>();
         type Strategy = ::pooling::Evict;
         #[inline]
         fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {

@@ -11,6 +11,8 @@ const _: () = {
     impl __pooling::Pooled for Job {
         const SIZE: usize = 64;
         const NAME: &'static str = "JobPool";
+        const RESETS_AT_RELEASE: bool = false || ::core::mem::needs_drop::<u64>()
+            || ::core::mem::needs_drop::<Vec<u8>>();
         type Strategy = ::pooling::Fail;
         #[inline]
         fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {

@@ -12,6 +12,8 @@ const _: () = {
     impl __pooling::Pooled for Pair {
         const SIZE: usize = 4;
         const NAME: &'static str = "PairPool";
+        const RESETS_AT_RELEASE: bool = false || ::core::mem::needs_drop::<u32>()
+            || ::core::mem::needs_drop::<u8>();
         type Strategy = ::pooling::Fail;
         #[inline]
         fn blank(_: __pooling::PoolToken<'_, Self>) -> Self {

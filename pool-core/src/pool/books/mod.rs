@@ -127,17 +127,6 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         self.slots.chunks_mut()
     }
 
-    /// [`chunks`](Books::chunks) as the first chunk and the rest, for parallel walks.
-    #[cfg(feature = "rayon")]
-    pub(crate) fn parts(
-        &self,
-    ) -> (
-        crate::storage::part::Part<'_, T>,
-        crate::storage::slots::Rest<'_, T>,
-    ) {
-        self.slots.parts()
-    }
-
     /// The figures behind [`Stats`].
     pub(crate) fn stats(&self) -> Stats {
         let counts = &self.counts;

@@ -4,24 +4,16 @@
 use super::Books;
 use crate::Pooled;
 use crate::pool::par::retain::Chain;
-use crate::pool::par::span::SpanMut;
-use crate::pool::par::{Freed, Retain, Runs};
+use crate::pool::par::{Freed, Pieces, Retain};
 use crate::slot::free_list::FreeStack;
 use crate::slot::word;
 use crate::storage::part::PartMut;
-use crate::storage::slots::RestMut;
 use crate::storage::{Slots, Storage};
 use rayon::iter::plumbing::bridge_unindexed;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{Mutex, PoisonError};
 
 impl<T: Pooled, B: Storage> Books<T, B> {
-    /// [`chunks_mut`](Books::chunks_mut) as the first chunk and the rest, for parallel walks:
-    /// to change live objects, not the books.
-    pub(crate) fn parts_mut(&mut self) -> (PartMut<'_, T>, RestMut<'_, T>) {
-        self.slots.parts_mut()
-    }
-
     /// [`retain`](Books::retain) in parallel: the pool ends as `retain` would leave it, down to
     /// the order of its free list.
     pub(crate) fn par_retain(&mut self, keep: &(impl Fn(&mut T) -> bool + Send + Sync))
@@ -49,7 +41,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
                 retired_at,
                 sink: &sink,
             };
-            let runs = Runs(SpanMut::new(slots.parts_mut()));
+            let runs = Pieces(slots.chunks_mut().collect());
             // Dropped into the sink, where it is all there is but for a panic.
             drop(drive.drive(runs, retain));
         }));
@@ -84,7 +76,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
 pub(crate) trait Drive {
     fn drive<'k, 'a, T: Pooled + Send, K: Fn(&mut T) -> bool + Sync>(
         self,
-        runs: Runs<'a, T>,
+        runs: Pieces<PartMut<'a, T>>,
         retain: Retain<'k, 'a, K>,
     ) -> Chain<'k, 'a>;
 }
@@ -95,7 +87,7 @@ struct Rayon;
 impl Drive for Rayon {
     fn drive<'k, 'a, T: Pooled + Send, K: Fn(&mut T) -> bool + Sync>(
         self,
-        runs: Runs<'a, T>,
+        runs: Pieces<PartMut<'a, T>>,
         retain: Retain<'k, 'a, K>,
     ) -> Chain<'k, 'a> {
         bridge_unindexed(runs, retain)

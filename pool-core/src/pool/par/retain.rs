@@ -1,7 +1,8 @@
 use crate::Pooled;
 use crate::slot::NIL;
-use crate::slot::state;
-use crate::storage::part::PartMut;
+use crate::slot::state::{self, Place};
+use crate::slot::walk::{self, ObjectsMut};
+use crate::storage::part::{PartMut, Places};
 use core::cell::Cell;
 use core::mem;
 use rayon::iter::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
@@ -87,29 +88,30 @@ impl<'a> Freed<'a> {
                 freed.tail = Some(&mut words[first]);
             }
         });
-        let run = PartMut {
-            base,
+        let places = Places::new(&mut *joined.1, bits);
+        let cells = (places.words(), places.bits());
+        let batch = !T::RESETS_AT_RELEASE;
+        let objects = ObjectsMut::new(objects);
+        walk::retain(
             objects,
-            words: &mut *joined.1,
-            bits,
-        };
-        run.visit_live(|local, place, object| {
-            if keep(object) {
-                return;
-            }
-            object.reset_at_release();
-            released.set(released.get() + 1);
-            if place.vacate(retired_at) {
-                retired.set(retired.get() + 1);
-                return;
-            }
-            place.chain(head.get());
-            #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
-            head.set((base + local) as u32);
-            if starts_chain && first.get().is_none() {
-                first.set(Some(local));
-            }
-        });
+            cells,
+            batch,
+            |_, object| keep(object),
+            |at, place: Place<'_>, object| {
+                object.reset_at_release();
+                released.set(released.get() + 1);
+                if place.vacate(retired_at) {
+                    retired.set(retired.get() + 1);
+                    return;
+                }
+                place.chain(head.get());
+                #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+                head.set((base + at) as u32);
+                if starts_chain && first.get().is_none() {
+                    first.set(Some(at));
+                }
+            },
+        );
     }
 }
 

@@ -2,10 +2,11 @@
 //! so that Miri sees each piece of unsafe code and the joins are checked against `retain`.
 
 use super::retain::{Chain, Retain};
-use super::span::{Handles, Runs, Span, SpanMut, Walked, WalkedMut};
+use super::{Handles, Pieces};
 use crate::pool::books::par::Drive;
 use crate::slot::occupancy::BITS;
 use crate::storage::Storage;
+use crate::storage::part::PartMut;
 use crate::{Fail, Grow, Handle, Inline, Pool, PoolToken, Pooled};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -37,7 +38,7 @@ impl Pooled for Mote {
 }
 
 /// `rayon`'s `bridge_unindexed` with every split taken and no threads: the parts run in order.
-fn drive<P, C>(producer: P, consumer: C) -> C::Result
+pub(crate) fn drive<P, C>(producer: P, consumer: C) -> C::Result
 where
     P: UnindexedProducer,
     C: UnindexedConsumer<P::Item>,
@@ -54,9 +55,9 @@ where
 }
 
 /// Collects items in order.
-struct Collect;
+pub(crate) struct Collect;
 
-struct Collected<I>(Vec<I>);
+pub(crate) struct Collected<I>(Vec<I>);
 
 impl<I: Send> Consumer<I> for Collect {
     type Folder = Collected<I>;
@@ -110,10 +111,17 @@ impl<I> Reducer<Vec<I>> for Collect {
     }
 }
 
-/// Every leaf of `span` split all the way down, each as its runs (index, slots, words).
-fn leaves(span: SpanMut<'_, Mote>) -> Vec<Vec<(usize, usize, usize)>> {
-    match span.split() {
-        (whole, None) => alloc::vec![whole.runs()],
+/// Every leaf of `pieces` split all the way down, each as its chunks (index, slots, words).
+fn leaves(pieces: Pieces<PartMut<'_, Mote>>) -> Vec<Vec<(usize, usize, usize)>> {
+    match UnindexedProducer::split(pieces) {
+        (whole, None) => {
+            let parts = whole.0.iter();
+            alloc::vec![
+                parts
+                    .map(|p| (p.base, p.objects.len(), p.bits.len()))
+                    .collect()
+            ]
+        }
         (first, Some(second)) => {
             let mut all = leaves(first);
             all.extend(leaves(second));
@@ -151,10 +159,10 @@ fn pools() -> (
     (heap, grown, inline)
 }
 
-/// Checks that the leaves of `pool`'s span cover its chunks in order, each chunk's runs
-/// starting at its first slot or at a group of 64.
+/// Checks that the leaves of `pool`'s pieces cover its chunks in order, each piece starting at
+/// its chunk's first slot or at a group of 64.
 fn check_leaves<S, B: Storage>(pool: &mut Pool<Mote, S, B>, chunks: &[(usize, usize)]) {
-    let leaves = leaves(SpanMut::new(pool.books_mut().parts_mut()));
+    let leaves = leaves(Pieces(pool.books_mut().chunks_mut().collect()));
     let runs: Vec<_> = leaves.iter().flatten().copied().collect();
     assert!(leaves.len() > chunks.len(), "split past the chunks");
     let mut at = 0;
@@ -180,7 +188,7 @@ fn check_leaves<S, B: Storage>(pool: &mut Pool<Mote, S, B>, chunks: &[(usize, us
 }
 
 #[test]
-fn spans_halve_at_chunks_then_at_groups_on_every_storage() {
+fn pieces_halve_at_chunks_then_at_groups_on_every_storage() {
     let (mut heap, mut grown, mut inline) = pools();
     check_leaves(&mut heap, &[(0, 200)]);
     check_leaves(&mut grown, &[(0, 40), (40, 64), (104, 128)]);
@@ -190,10 +198,7 @@ fn spans_halve_at_chunks_then_at_groups_on_every_storage() {
 /// The handles and values a split walk yields, against the sequential `iter_mut`.
 fn check_walk<S, B: Storage>(pool: &mut Pool<Mote, S, B>) {
     let expected: Vec<(Handle<Mote>, u32)> = pool.iter_mut().map(|(h, m)| (h, m.value)).collect();
-    let walked: Vec<(Handle<Mote>, &mut Mote)> = drive(
-        WalkedMut::<_, Handles>::new(SpanMut::new(pool.books_mut().parts_mut())),
-        Collect,
-    );
+    let walked: Vec<(Handle<Mote>, &mut Mote)> = drive(pool.pieces_mut::<Handles>(), Collect);
     let walked: Vec<_> = (walked.into_iter())
         .map(|(h, m)| {
             m.value += 1;
@@ -205,10 +210,7 @@ fn check_walk<S, B: Storage>(pool: &mut Pool<Mote, S, B>) {
     assert_eq!(stepped, expected, "each object was stepped once");
 
     let shared: &Pool<Mote, S, B> = pool;
-    let read: Vec<(Handle<Mote>, &Mote)> = drive(
-        Walked::<_, Handles>::new(Span::new(shared.books().parts())),
-        Collect,
-    );
+    let read: Vec<(Handle<Mote>, &Mote)> = drive(shared.pieces::<Handles>(), Collect);
     let read: Vec<_> = read.into_iter().map(|(h, m)| (h, m.value - 1)).collect();
     assert_eq!(read, expected);
 }
@@ -235,7 +237,7 @@ struct Split;
 impl Drive for Split {
     fn drive<'k, 'a, T: Pooled + Send, K: Fn(&mut T) -> bool + Sync>(
         self,
-        runs: Runs<'a, T>,
+        runs: Pieces<PartMut<'a, T>>,
         retain: Retain<'k, 'a, K>,
     ) -> Chain<'k, 'a> {
         drive(runs, retain)

@@ -299,69 +299,6 @@ impl<'a, T> Iterator for Chunks<'a, T> {
     }
 }
 
-/// Where to split `positions` so that the run from the returned one on holds about as many
-/// slots as `before` slots ahead of them and the run before it; `None` when no chunk is there.
-#[cfg(feature = "rayon")]
-fn halfway<T>(positions: &[Position<T>], before: usize) -> Option<usize> {
-    let chunks =
-        || (positions.iter().enumerate()).filter_map(|(k, p)| Some((k, p.chunk.as_ref()?)));
-    let total = before + chunks().map(|(_, chunk)| chunk.len()).sum::<usize>();
-    let mut ahead = before;
-    let mut best: Option<(usize, usize)> = None;
-    for (k, chunk) in chunks() {
-        let off = (2 * ahead).abs_diff(total);
-        if best.is_none_or(|(least, _)| off < least) {
-            best = Some((off, k));
-        }
-        ahead += chunk.len();
-    }
-    best.map(|(_, k)| k)
-}
-
-#[cfg(feature = "rayon")]
-impl<'a, T> Chunks<'a, T> {
-    /// The chunks in two runs of about as many slots each, counting `before` slots ahead of the
-    /// first: the first run, and the second's first chunk and rest. `Err(self)` when no chunk is
-    /// left.
-    pub(crate) fn halve(self, before: usize) -> Result<(Self, Part<'a, T>, Self), Self> {
-        let positions = self.0.as_slice();
-        let Some(at) = halfway(positions, before) else {
-            return Err(self);
-        };
-        let (ahead, behind) = positions.split_at(at);
-        let Some((first, rest)) = behind.split_first() else {
-            unreachable!("`halfway` splits at a chunk");
-        };
-        let Some(chunk) = &first.chunk else {
-            unreachable!("`halfway` splits at a chunk");
-        };
-        Ok((Self(ahead.iter()), chunk.part(), Self(rest.iter())))
-    }
-}
-
-#[cfg(feature = "rayon")]
-impl<'a, T> ChunksMut<'a, T> {
-    /// [`Chunks::halve`], mutably.
-    pub(crate) fn halve(self, before: usize) -> Result<(Self, PartMut<'a, T>, Self), Self> {
-        let positions = self.0.into_slice();
-        let Some(at) = halfway(positions, before) else {
-            return Err(Self(positions.iter_mut()));
-        };
-        let (ahead, behind) = positions.split_at_mut(at);
-        let Some((first, rest)) = behind.split_first_mut() else {
-            unreachable!("`halfway` splits at a chunk");
-        };
-        let Some(chunk) = &mut first.chunk else {
-            unreachable!("`halfway` splits at a chunk");
-        };
-        Ok((
-            Self(ahead.iter_mut()),
-            chunk.part_mut(),
-            Self(rest.iter_mut()),
-        ))
-    }
-}
-
 /// The grown chunks, mutably, in index order; see [`Grown::chunks_mut`].
 pub(crate) struct ChunksMut<'a, T>(slice::IterMut<'a, Position<T>>);
 

@@ -211,26 +211,6 @@ impl<T> Slots<T> for HeapSlots<T> {
         iter::once(self.first.part_mut()).chain(self.grown.chunks_mut())
     }
 
-    #[cfg(feature = "rayon")]
-    fn parts(
-        &self,
-    ) -> (
-        crate::storage::part::Part<'_, T>,
-        crate::storage::slots::Rest<'_, T>,
-    ) {
-        (self.first.part(), self.grown.chunks())
-    }
-
-    #[cfg(feature = "rayon")]
-    fn parts_mut(
-        &mut self,
-    ) -> (
-        crate::storage::part::PartMut<'_, T>,
-        crate::storage::slots::RestMut<'_, T>,
-    ) {
-        (self.first.part_mut(), self.grown.chunks_mut())
-    }
-
     #[inline]
     fn build_next(&mut self, _: impl FnOnce() -> T) -> Option<usize> {
         None
