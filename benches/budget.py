@@ -9,8 +9,10 @@ Each line of the input is gungraun's JSON summary of one benchmark (function `ch
 operation; the figure per operation is (Ir - Ir of the baseline) / operations. Every budget ties
 pooling's figure to a peer's from the same run: pooling may take at most `over` instructions per
 operation more than that peer (a negative `over`: at least that many fewer), so that a change of
-compiler or code layout that moves every peer alike moves the budget with them. Prints the table
-of every peer's figures and exits 1 if pooling exceeds a budget. Python 3.11 stdlib only.
+compiler or code layout that moves every peer alike moves the budget with them; and a lease
+through a fresh lender at most `over_create_release.lease` times a create and a release of the
+same pool. Prints the table of every peer's figures and exits 1 if pooling exceeds a budget.
+Python 3.11 stdlib only.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ WORKLOADS = {
     "frame": (1, "frame"),
     "reuse": (16, "object"),
 }
+# Operations of the `lease` case, which budgets.toml ties to create and release.
+LEASES = 1024
 
 
 def instructions(path: Path) -> dict[tuple[str, str], int]:
@@ -52,7 +56,8 @@ def main() -> int:
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
     counts = instructions(Path(sys.argv[1]))
-    budgets = tomllib.loads(BUDGETS.read_text())["over_peer"]
+    table = tomllib.loads(BUDGETS.read_text())
+    budgets = table["over_peer"]
     missing = sorted(set(WORKLOADS) - set(budgets))
     if missing:
         raise SystemExit(f"error: no budget for {', '.join(missing)} in {BUDGETS.name}")
@@ -77,6 +82,19 @@ def main() -> int:
                 f"{unit}, {over:+.2f} against {peer}'s {per[(workload, peer)]:.2f}, over the "
                 f"{allowed:+} allowed"
             )
+    # A lease and its give-back through a fresh lender against a create and a release, on one
+    # pool in the same run (benches/callgrind.rs, `lease`).
+    lease, create_release = (
+        (counts[("lease", case)] - counts[("lease", f"{case}_base")]) / LEASES
+        for case in ("pooling", "create_release")
+    )
+    ratio, allowed = lease / create_release, table["over_create_release"]["lease"]
+    print(
+        f"\nlease through a fresh lender: {lease:.2f} instructions, "
+        f"{ratio:.2f} x create and release ({create_release:.2f}); allowed {allowed} x"
+    )
+    if ratio > allowed:
+        failures.append(f"lease: {ratio:.2f} x create and release, over the {allowed} x allowed")
     for failure in failures:
         print(f"budget exceeded: {failure}", file=sys.stderr)
     if not failures:

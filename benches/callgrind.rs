@@ -1,7 +1,8 @@
 //! Instruction counts under callgrind (gungraun): the churn step (of the 40-byte particle, and
 //! of a 24-byte object), get, iteration at 10/50/90 %,
 //! the particle frame and heavy reuse, for pooling, slab, `SlotMap` and `DenseSlotMap`, on the
-//! same generic loops as the criterion benches (`workload`).
+//! same generic loops as the criterion benches (`workload`); and pooling's lease through a
+//! fresh lender beside its create and release (`lease`, as benches/lender.rs).
 //!
 //! Every peer's container is built, warmed up and checked in `setup` (not counted), which hands
 //! the benchmark a closure that runs the loop. Each case runs twice: `<peer>` runs the workload,
@@ -289,9 +290,52 @@ fn reuse(run: Run) -> u64 {
     measure(run)
 }
 
+/// Operations of the `lease` case: each a lease and its give-back through a fresh lender
+/// (`pooling`), or a create and a release (`create_release`), on the churn's pool at its start.
+const LEASES: usize = 1024;
+
+fn lease_setup(what: &str, leases: usize) -> Run {
+    let churn = Churn::new();
+    let mut pool = ParticlePool::new();
+    for spawn in &churn.initial {
+        pool.create(|p| spawn.write(p)).unwrap();
+    }
+    let spawns: Vec<_> = churn.steps[..leases]
+        .iter()
+        .map(|step| step.spawn)
+        .collect();
+    match what {
+        "lease_fresh" => Box::new(move || {
+            for spawn in &spawns {
+                let lender = pool.lender();
+                let mut lease = lender.acquire(|p| spawn.write(p)).unwrap();
+                black_box(&mut *lease);
+            }
+            0
+        }),
+        "create_release" => Box::new(move || {
+            for spawn in &spawns {
+                let handle = pool.create(|p| spawn.write(p)).unwrap();
+                pool.release(black_box(handle)).unwrap();
+            }
+            0
+        }),
+        other => panic!("no loop {other}"),
+    }
+}
+
+#[library_benchmark]
+#[bench::pooling(args = ("lease_fresh", LEASES), setup = lease_setup)]
+#[bench::pooling_base(args = ("lease_fresh", 0), setup = lease_setup)]
+#[bench::create_release(args = ("create_release", LEASES), setup = lease_setup)]
+#[bench::create_release_base(args = ("create_release", 0), setup = lease_setup)]
+fn lease(run: Run) -> u64 {
+    measure(run)
+}
+
 library_benchmark_group!(
     name = workloads;
-    benchmarks = churn, churn_24, get, iterate_10, iterate_50, iterate_90, iterate_keyed_50, frame, reuse
+    benchmarks = churn, churn_24, get, iterate_10, iterate_50, iterate_90, iterate_keyed_50, frame, reuse, lease
 );
 
 main!(library_benchmark_groups = workloads);

@@ -394,3 +394,60 @@ fn an_evicting_pool_whose_slots_all_retired_panics_on_create_and_stays_whole() {
     chimes.check_consistency().unwrap();
     assert_eq!((chimes.len(), chimes.stats().created), (0, 1));
 }
+
+/// A lender finds a chunk each time it needs one (issue 38): a `&mut` taken from a lease before
+/// the lender grows the pool, and before an `init` reaches the lender again, is still the
+/// object's, and writes through it land (Miri checks under stacked and tree borrows that no
+/// step in between made a reference over it).
+#[test]
+fn a_leases_object_borrowed_across_growth_and_a_reentrant_init_stays_its_own() {
+    let mut enemies = EnemyPool::new();
+    let old = enemies.create(|e| e.health = 70).unwrap();
+    let enemies = enemies.lender();
+    let mut first = enemies.acquire(|e| e.health = 1).unwrap();
+    let held: &mut Enemy = &mut first;
+    let read = enemies.get(old).unwrap();
+    let outer = enemies
+        .acquire(|e| {
+            e.health = 2;
+            // Full: this grows the pool while `held`, `read` and the outer object are out.
+            let inner = enemies.acquire(|i| i.health = 3).unwrap();
+            assert_eq!(enemies.get(old).unwrap().health, 70);
+            assert_eq!(inner.health, 3);
+        })
+        .unwrap();
+    assert_eq!(enemies.capacity(), 4, "the inner acquire grew the pool");
+    let grown: Vec<_> = (0..5)
+        .map(|h| enemies.acquire(|e| e.health = 10 + h).unwrap())
+        .collect();
+    assert_eq!(enemies.capacity(), 8);
+    held.health += 100;
+    assert_eq!(read.health, 70);
+    assert_eq!((first.health, outer.health), (101, 2));
+    let healths: Vec<u32> = grown.iter().map(|e| e.health).collect();
+    assert_eq!(healths, [10, 11, 12, 13, 14]);
+    assert_eq!(enemies.stats().leased, 7);
+}
+
+#[derive(Pooled)]
+#[pool(size = 100, storage = inline)]
+struct Mote {
+    heat: u32,
+}
+
+/// A lender is pointers to the pool's slots and books, made in a few stores (issue 38: it was
+/// 2,192 bytes on the heap, a table of every chunk set up by each `lender()`).
+#[test]
+fn a_lender_is_a_few_words() {
+    let words = |bytes: usize| bytes / std::mem::size_of::<usize>();
+    assert!(words(size_of::<Lender<'_, Scratch>>()) <= 8);
+    assert!(words(size_of::<Lender<'_, Enemy, pooling::Grow<8>>>()) <= 8);
+    assert!(
+        words(size_of::<
+            Lender<'_, Mote, pooling::Fail, pooling::Inline<100, 2>>,
+        >()) <= 8
+    );
+    let mut motes = MotePool::new();
+    let lender = motes.lender();
+    assert_eq!(lender.acquire(|m| m.heat = 3).unwrap().heat, 3);
+}

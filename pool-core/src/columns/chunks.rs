@@ -10,7 +10,7 @@ use super::store::{ColumnStore, SetRows, SetRowsMut};
 use super::token;
 use crate::storage::geometry::{Geometry, POSITIONS};
 use alloc::vec::Vec;
-use core::cell::{Cell, RefCell};
+use core::ptr::NonNull;
 
 #[doc(hidden)]
 pub struct ColumnChunks<F: ColumnFields> {
@@ -122,28 +122,19 @@ impl<F: ColumnFields> ColumnChunks<F> {
     }
 
     /// Installs the rows of the grown chunk whose first slot is `base`, for a lender that grows
-    /// the pool; their pointers. Moving the set moves no row.
-    pub(crate) fn install(&mut self, base: usize, mut set: ColumnSet<F>) -> RawRows<F> {
+    /// the pool. Moving the set moves no row.
+    pub(crate) fn install(&mut self, base: usize, set: ColumnSet<F>) {
         let k = self
             .position_of(base)
             .expect("a grown chunk is past the first");
         if self.grown.len() <= k {
             self.grown.resize_with(k + 1, || None);
         }
-        let raw = RowsMut::all(&mut set).raw();
         self.grown[k] = Some(set);
-        raw
     }
 }
 
 impl<F: ColumnFields> ColumnStore<F> for ColumnChunks<F> {
-    // Rows of a grown chunk are in allocations of their own, apart from this struct, so the
-    // lender may hold it mutably while leases hold rows.
-    type Grower<'a>
-        = RefCell<&'a mut Self>
-    where
-        Self: 'a;
-
     fn blank<P: Columnar<Fields = F>>(mut chunks: impl Iterator<Item = (usize, usize)>) -> Self {
         let first = chunks.next().map_or(0, |(_, len)| len);
         let mut columns = Self::new(first, || P::blank(token()));
@@ -179,13 +170,14 @@ impl<F: ColumnFields> ColumnStore<F> for ColumnChunks<F> {
         self.geometry
     }
 
-    fn lend(&mut self, table: &[Cell<Option<RawRows<F>>>]) -> Self::Grower<'_> {
-        table[0].set(Some(RowsMut::all(&mut self.first).raw()));
-        for (k, set) in self.grown.iter_mut().enumerate() {
-            if let Some(set) = set {
-                table[1 + k].set(Some(RowsMut::all(set).raw()));
-            }
-        }
-        RefCell::new(self)
+    unsafe fn lent_rows(this: NonNull<Self>, at: usize) -> Option<RawRows<F>> {
+        // SAFETY: `this` points to the columns (the caller's contract); the reference covers
+        // their headers alone, for this call: the rows are the vectors' allocations.
+        let this = unsafe { &mut *this.as_ptr() };
+        let set = match at.checked_sub(1) {
+            None => &mut this.first,
+            Some(k) => this.grown.get_mut(k)?.as_mut()?,
+        };
+        Some(set.lent_rows())
     }
 }

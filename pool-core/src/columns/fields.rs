@@ -69,6 +69,18 @@ pub trait ColumnFields: Sized + sealed::Sealed {
     fn array_slices<const N: usize>(arrays: &Self::Arrays<N>) -> Self::Slices<'_>;
     #[doc(hidden)]
     fn array_slices_mut<const N: usize>(arrays: &mut Self::Arrays<N>) -> Self::SlicesMut<'_>;
+    /// The start of each column: pointers made without a reference to any row
+    /// (`Vec::as_mut_ptr`), so that they stay good while rows are reached through others.
+    #[cfg(feature = "alloc")]
+    #[doc(hidden)]
+    fn column_ptrs(columns: &mut Self::Columns) -> Self::Ptrs;
+    /// The start of each array of `arrays`, made by their addresses alone, as
+    /// [`column_ptrs`](ColumnFields::column_ptrs).
+    ///
+    /// # Safety
+    /// `arrays` points to live arrays.
+    #[doc(hidden)]
+    unsafe fn array_ptrs<const N: usize>(arrays: *mut Self::Arrays<N>) -> Self::Ptrs;
     /// The start of each slice: pointers that stay good while other rows are reached through
     /// them, as none is a reference to a row.
     #[doc(hidden)]
@@ -153,6 +165,11 @@ impl ColumnFields for () {
     fn array_slices<const N: usize>((): &()) {}
     #[inline]
     fn array_slices_mut<const N: usize>((): &mut ()) {}
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn column_ptrs((): &mut ()) {}
+    #[inline]
+    unsafe fn array_ptrs<const N: usize>(_: *mut ()) {}
     #[inline]
     fn ptrs((): ()) {}
     #[inline]
@@ -256,9 +273,29 @@ impl<H, T: ColumnFields> ColumnFields for (H, T) {
         (head, T::array_slices_mut(tail))
     }
 
+    #[cfg(feature = "alloc")]
+    #[inline]
+    fn column_ptrs((head, tail): &mut Self::Columns) -> Self::Ptrs {
+        let head = NonNull::new(head.as_mut_ptr()).expect("a vector's pointer");
+        (head, T::column_ptrs(tail))
+    }
+
     #[inline]
     fn ptrs((head, tail): Self::SlicesMut<'_>) -> Self::Ptrs {
         (NonNull::from(head).cast(), T::ptrs(tail))
+    }
+
+    #[inline]
+    unsafe fn array_ptrs<const N: usize>(arrays: *mut Self::Arrays<N>) -> Self::Ptrs {
+        // SAFETY: `arrays` points to live arrays (the caller's contract): the address of a
+        // field makes no reference to it.
+        let head = unsafe { &raw mut (*arrays).0 };
+        // SAFETY: as for the head.
+        let tail = unsafe { &raw mut (*arrays).1 };
+        // SAFETY: a field's address inside a live value is not null.
+        let head = unsafe { NonNull::new_unchecked(head) };
+        // SAFETY: the tail's arrays live, as all do.
+        (head.cast(), unsafe { T::array_ptrs(tail) })
     }
 
     #[inline]

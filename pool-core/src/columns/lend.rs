@@ -6,48 +6,64 @@
 //! view a live row is only read (releasing and `get_mut` need `&mut ColumnPool`, which the
 //! lender holds), and a row that is not live is reached only by the one lease (or `acquire`
 //! running `init`) that took its slot off the free list. No row moves or is dropped while the
-//! view lives: chunks are only added.
+//! view lives: chunks are only added. The view finds a chunk's rows when it needs them, through
+//! pointers made without a reference to any row (`ColumnStore::lent_rows`).
 
 use super::fields::ColumnFields;
 use super::rows::RawRows;
 use super::store::ColumnStore;
-use crate::storage::geometry::{Geometry, POSITIONS};
+use crate::storage::geometry::Geometry;
 use core::cell::Cell;
 use core::marker::PhantomData;
+use core::ptr::NonNull;
 
-/// Places for the chunks of a pool: the first, and each position a heap pool grows into.
-const PLACES: usize = 1 + POSITIONS;
-
+/// A pool's columns as its lender sees them: a pointer, through which it finds a chunk's rows
+/// when it needs them (`ColumnStore::lent_rows`), and never a reference to a row but those of
+/// its leases and lookups.
 pub(crate) struct ColumnsView<'a, F: ColumnFields, C: ColumnStore<F> + 'a> {
-    /// The rows of each chunk, at its place (see [`place`]).
-    chunks: [Cell<Option<RawRows<F>>>; PLACES],
+    columns: NonNull<C>,
     geometry: Geometry,
-    /// What a chunk grown through the lender goes through.
-    #[cfg_attr(
-        not(feature = "alloc"),
-        expect(dead_code, reason = "only a heap pool's lender grows")
-    )]
-    grower: C::Grower<'a>,
+    borrowed: PhantomData<&'a mut C>,
+    fields: PhantomData<F>,
 }
 
 impl<'a, F: ColumnFields, C: ColumnStore<F>> ColumnsView<'a, F, C> {
     pub(crate) fn new(columns: &'a mut C) -> Self {
-        let chunks = [const { Cell::new(None) }; PLACES];
-        let geometry = columns.geometry();
-        let grower = columns.lend(&chunks);
         Self {
-            chunks,
-            geometry,
-            grower,
+            geometry: columns.geometry(),
+            columns: NonNull::from(columns),
+            borrowed: PhantomData,
+            fields: PhantomData,
         }
     }
 
-    /// What lookups and iteration read through.
+    /// The rows of the slot at `index`, if its chunk has them.
+    #[inline]
+    fn find(&self, index: usize) -> Option<(RawRows<F>, usize)> {
+        let (at, local) = place(self.geometry, index);
+        let rows = self.rows(at)?;
+        (local < rows.len).then_some((rows, local))
+    }
+
+    /// The row of the live slot at `index`.
+    ///
+    /// # Safety
+    /// The slot at `index` is live while the row is borrowed: only read, by the view's
+    /// contract.
+    #[inline]
+    pub(crate) unsafe fn live_row(&self, index: usize) -> Option<F::Ref<'_>> {
+        let (rows, local) = self.find(index)?;
+        // SAFETY: as in `ReadRows::live_row`.
+        Some(unsafe { F::ptrs_row(rows.ptrs, local) })
+    }
+
+    /// What walks read through: the rows of each chunk, the storage out of the type.
     #[inline]
     pub(crate) fn read(&self) -> ReadRows<'_, F> {
         ReadRows {
-            chunks: &self.chunks,
+            table: self,
             geometry: self.geometry,
+            last: Cell::new(None),
         }
     }
 
@@ -61,7 +77,7 @@ impl<'a, F: ColumnFields, C: ColumnStore<F>> ColumnsView<'a, F, C> {
     /// If the slot has no row: the books and the columns disagree.
     #[inline]
     pub(crate) unsafe fn lent_row(&self, index: usize) -> LentRow<'_, F> {
-        let (rows, local) = self.read().find(index).expect("a row for every lent slot");
+        let (rows, local) = self.find(index).expect("a row for every lent slot");
         LentRow {
             rows,
             local,
@@ -76,8 +92,25 @@ impl<F: ColumnFields> ColumnsView<'_, F, super::chunks::ColumnChunks<F>> {
     /// If `blank` panics, nothing changed.
     pub(crate) fn grow(&self, base: usize, len: usize, blank: impl FnMut() -> F) {
         let set = super::set::ColumnSet::new(len, blank);
-        let rows = self.grower.borrow_mut().install(base, set);
-        self.chunks[place(self.geometry, base).0].set(Some(rows));
+        // SAFETY: the view borrows the columns mutably; the reference covers their headers
+        // alone (the rows are the vectors' allocations, which moving a set does not move), for
+        // this statement, which runs no user code.
+        unsafe { &mut *self.columns.as_ptr() }.install(base, set);
+    }
+}
+
+/// The rows of a lender's chunks, with the storage out of the type.
+trait RowTable<F: ColumnFields> {
+    /// The rows of the chunk at place `at`, if there is one.
+    fn rows(&self, at: usize) -> Option<RawRows<F>>;
+}
+
+impl<F: ColumnFields, C: ColumnStore<F>> RowTable<F> for ColumnsView<'_, F, C> {
+    #[inline]
+    fn rows(&self, at: usize) -> Option<RawRows<F>> {
+        // SAFETY: the view borrows the columns mutably, and reaches them only here and in
+        // `grow`, neither of which runs user code or keeps a reference.
+        unsafe { C::lent_rows(self.columns, at) }
     }
 }
 
@@ -94,8 +127,11 @@ fn place(geometry: Geometry, index: usize) -> (usize, usize) {
 
 /// The rows of a lender's chunks, to read.
 pub(crate) struct ReadRows<'l, F: ColumnFields> {
-    chunks: &'l [Cell<Option<RawRows<F>>>],
+    table: &'l dyn RowTable<F>,
     geometry: Geometry,
+    /// The chunk found last, and its place: a walk finds the next row's there, without asking
+    /// the table. Good while the view lives, as chunks are only added.
+    last: Cell<Option<(usize, RawRows<F>)>>,
 }
 
 impl<'l, F: ColumnFields> ReadRows<'l, F> {
@@ -103,7 +139,14 @@ impl<'l, F: ColumnFields> ReadRows<'l, F> {
     #[inline]
     fn find(&self, index: usize) -> Option<(RawRows<F>, usize)> {
         let (at, local) = place(self.geometry, index);
-        let rows = self.chunks.get(at)?.get()?;
+        let rows = match self.last.get() {
+            Some((last, rows)) if last == at => rows,
+            _ => {
+                let rows = self.table.rows(at)?;
+                self.last.set(Some((at, rows)));
+                rows
+            }
+        };
         (local < rows.len).then_some((rows, local))
     }
 

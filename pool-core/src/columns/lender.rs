@@ -115,6 +115,7 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnLender<'_, P, S, B> {
 
     /// Lends a row, calling `grow` first when no slot is free (storage that builds its slots
     /// on first use builds one as the books lend).
+    #[inline]
     fn lend(
         &self,
         grow: impl FnOnce(&Self) -> bool,
@@ -124,22 +125,20 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnLender<'_, P, S, B> {
         if !books.has_free() {
             grow(self);
         }
+        let mut lent = None;
         let slot = books.lend_at(None, |index, _| {
             // SAFETY: the slot at `index` was just taken off the free list for this `init`,
-            // and this row is dropped before `init` returns.
-            let mut row = unsafe { self.columns.lent_row(index) };
-            let mut row = scopeguard::guard(&mut row, |row| {
+            // and its lease gets this row, the only one made of it.
+            let row = unsafe { self.columns.lent_row(index) };
+            let mut row = scopeguard::guard(row, |mut row| {
                 P::reset_at_release(P::row_mut(row.get_mut()));
             });
             let mut fields = P::row_mut(row.get_mut());
             P::reset_at_reuse(&mut fields);
             init(fields);
-            ScopeGuard::into_inner(row);
+            lent = Some(ScopeGuard::into_inner(row));
         })?;
-        // SAFETY: the lease holds the slot at its index until it ends, and this row is the
-        // lease's one (the one `init` had is gone).
-        let row = unsafe { self.columns.lent_row(slot.index()) };
-        Some(ColumnLease::new(slot, row))
+        Some(ColumnLease::new(slot, lent.expect("`init` ran")))
     }
 
     /// The fields of the live object `handle` names, or `None` once it has been released.
@@ -163,7 +162,7 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnLender<'_, P, S, B> {
         self.books.get(slot(handle))?;
         // SAFETY: the books say the slot is live, and it stays live while the lender is
         // borrowed: only `&mut ColumnPool` releases.
-        unsafe { self.columns.read().live_row(handle.index()) }.map(P::row)
+        unsafe { self.columns.live_row(handle.index()) }.map(P::row)
     }
 
     /// Whether `handle` names a live object of the pool.

@@ -115,13 +115,6 @@ impl<'a, F: ColumnFields + 'a> RowsMut<'a, F> {
         // mutably, whole: nothing else reaches the row.
         (index < self.raw.len).then(|| unsafe { self.one(index) })
     }
-
-    /// The start of each column and their length, for a lender: pointers, so that the rows
-    /// are reached through them alone from here on.
-    #[inline]
-    pub(crate) fn raw(self) -> RawRows<F> {
-        self.raw
-    }
 }
 
 /// The rows from `at` on.

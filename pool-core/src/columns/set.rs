@@ -1,7 +1,7 @@
 //! The columns of one chunk of a heap column pool: a vector for each field, all of one length.
 
 use super::fields::ColumnFields;
-use super::rows::{Rows, RowsMut};
+use super::rows::{RawRows, Rows, RowsMut};
 
 /// The columns of a column pool: every column `len` long, which is what makes a row one bounds
 /// check.
@@ -64,6 +64,16 @@ impl<F: ColumnFields> ColumnSet<F> {
     #[inline]
     pub(crate) fn slices_mut(&mut self) -> F::SlicesMut<'_> {
         F::slices_mut(&mut self.columns)
+    }
+
+    /// The start of each column and their length, for a lender: pointers made without a
+    /// reference to any row.
+    #[inline]
+    pub(crate) fn lent_rows(&mut self) -> RawRows<F> {
+        RawRows {
+            ptrs: F::column_ptrs(&mut self.columns),
+            len: self.len,
+        }
     }
 }
 

@@ -8,8 +8,8 @@ use super::set::ColumnSet;
 use super::{Columnar, token};
 use crate::storage::geometry::Geometry;
 use crate::{Heap, Inline, Storage};
-use core::cell::Cell;
 use core::marker::PhantomData;
+use core::ptr::NonNull;
 
 /// A storage a column pool can keep its rows in: [`Heap`] (with the `alloc` feature) and
 /// [`Inline`]. The third parameter of [`ColumnPool`](crate::ColumnPool).
@@ -35,11 +35,6 @@ impl<const N: usize, const W: usize> ColumnStorage for Inline<N, W> {
 /// The rows of a column pool, whatever keeps them.
 #[doc(hidden)]
 pub trait ColumnStore<F: ColumnFields>: Sized {
-    /// What a lender grows the rows through: nothing, but for a heap pool.
-    type Grower<'a>
-    where
-        Self: 'a;
-
     /// Rows for a pool whose books have the chunks `chunks` (first index, length), each one
     /// blank.
     fn blank<P: Columnar<Fields = F>>(chunks: impl Iterator<Item = (usize, usize)>) -> Self;
@@ -53,9 +48,13 @@ pub trait ColumnStore<F: ColumnFields>: Sized {
     fn sets_mut(&mut self) -> SetRowsMut<'_, F>;
     /// Where a row's chunk and its index in it are, from the row's index.
     fn geometry(&self) -> Geometry;
-    /// Puts each chunk's rows, as pointers, at its place in `table` (see `chunks::place`), for
-    /// a lender; and what the lender grows the rows through.
-    fn lend(&mut self, table: &[Cell<Option<RawRows<F>>>]) -> Self::Grower<'_>;
+    /// The rows of the chunk at place `at` (0 for the first, `1 + k` for the grown chunk at
+    /// position `k`) as pointers, for a lender; `None` where there is no chunk.
+    ///
+    /// # Safety
+    /// `this` points to the rows, which a lender borrows mutably: no reference to them lives
+    /// but those its leases and lookups made of single rows (see `columns/lend.rs`).
+    unsafe fn lent_rows(this: NonNull<Self>, at: usize) -> Option<RawRows<F>>;
 }
 
 /// The rows of each chunk of a column pool: the first chunk's, and the grown chunks' by their
@@ -195,11 +194,6 @@ pub struct InlineColumns<F: ColumnFields, const N: usize> {
 }
 
 impl<F: ColumnFields, const N: usize> ColumnStore<F> for InlineColumns<F, N> {
-    type Grower<'a>
-        = PhantomData<&'a mut Self>
-    where
-        Self: 'a;
-
     fn blank<P: Columnar<Fields = F>>(_: impl Iterator<Item = (usize, usize)>) -> Self {
         Self {
             arrays: P::blank_arrays::<N>(token()),
@@ -240,10 +234,15 @@ impl<F: ColumnFields, const N: usize> ColumnStore<F> for InlineColumns<F, N> {
         Geometry::new(N)
     }
 
-    fn lend(&mut self, table: &[Cell<Option<RawRows<F>>>]) -> Self::Grower<'_> {
-        // The arrays are reached through these pointers alone while the lender lives: no
-        // reference to the store is kept, which would cover the rows themselves.
-        table[0].set(Some(RowsMut::<F>::arrays::<N>(&mut self.arrays).raw()));
-        PhantomData
+    unsafe fn lent_rows(this: NonNull<Self>, at: usize) -> Option<RawRows<F>> {
+        if at != 0 {
+            return None;
+        }
+        // SAFETY: `this` points to the store (the caller's contract): the address of a field
+        // makes no reference to the rows, which the store holds.
+        let arrays = unsafe { &raw mut (*this.as_ptr()).arrays };
+        // SAFETY: as above, the arrays live.
+        let ptrs = unsafe { F::array_ptrs::<N>(arrays) };
+        Some(RawRows { ptrs, len: N })
     }
 }

@@ -378,16 +378,27 @@ pub(crate) enum FreeCells<'a> {
 }
 
 impl FreeCells<'_> {
+    /// Changes a heap pool's list in place, where taking it out of its cell and putting it back
+    /// took as long as the change (a lease and its give-back twice as long).
+    ///
+    /// # Safety
+    /// `change` does not reach `cell`.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    unsafe fn heap<R>(cell: &Cell<HeapStack>, change: impl FnOnce(&mut HeapStack) -> R) -> R {
+        // SAFETY: no other reference to the list lives while `change` runs: the list is reached
+        // only through these cells, on one thread (a cell is not `Sync`), and `change` does not
+        // reach it again (the caller's contract).
+        change(unsafe { &mut *cell.as_ptr() })
+    }
+
     /// The slot taken next, `NIL` when none is free.
+    #[inline]
     pub(crate) fn top(&self) -> u32 {
         match self {
             #[cfg(feature = "alloc")]
-            Self::Heap(cell) => {
-                let stack = cell.take();
-                let top = stack.top();
-                cell.set(stack);
-                top
-            }
+            // SAFETY: `top` does not reach the cell.
+            Self::Heap(cell) => unsafe { Self::heap(cell, |stack| stack.top()) },
             Self::Inline { entries, len } => {
                 (entries.get(len.get().wrapping_sub(1))).map_or(NIL, Cell::get)
             }
@@ -395,21 +406,29 @@ impl FreeCells<'_> {
     }
 
     /// Takes the slot at the top off the list.
+    #[inline]
     pub(crate) fn pop(&self) {
         match self {
             #[cfg(feature = "alloc")]
-            Self::Heap(cell) => {
-                let mut stack = cell.take();
-                stack.pop();
-                cell.set(stack);
-            }
+            // SAFETY: `pop` does not reach the cell.
+            Self::Heap(cell) => unsafe { Self::heap(cell, FreeStack::pop) },
             Self::Inline { len, .. } => len.set(len.get() - 1),
         }
     }
 
     /// Puts the slot at `index` on top of the list.
+    #[inline]
     pub(crate) fn push(&self, index: usize) {
-        self.push_run(index, 1, 0);
+        match self {
+            #[cfg(feature = "alloc")]
+            // SAFETY: `push` does not reach the cell.
+            Self::Heap(cell) => unsafe { Self::heap(cell, |stack| stack.push(index)) },
+            Self::Inline { entries, len } => {
+                #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+                entries[len.get()].set(index as u32);
+                len.set(len.get() + 1);
+            }
+        }
     }
 
     /// [`FreeStack::push_run`], after making room for `total` entries in all (a heap pool's
@@ -419,17 +438,16 @@ impl FreeCells<'_> {
         let _ = total;
         match self {
             #[cfg(feature = "alloc")]
-            Self::Heap(cell) => {
-                let mut stack = cell.take();
-                stack.reserve(total);
-                stack.push_run(first, count);
-                cell.set(stack);
-            }
-            Self::Inline { entries, len } => {
+            // SAFETY: `reserve` and `push_run` do not reach the cell.
+            Self::Heap(cell) => unsafe {
+                Self::heap(cell, |stack| {
+                    stack.reserve(total);
+                    stack.push_run(first, count);
+                });
+            },
+            Self::Inline { .. } => {
                 for index in (first..first + count).rev() {
-                    #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
-                    entries[len.get()].set(index as u32);
-                    len.set(len.get() + 1);
+                    self.push(index);
                 }
             }
         }

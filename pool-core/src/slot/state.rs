@@ -75,12 +75,6 @@ impl<'a> Place<'a> {
         Self { word, bits, mask }
     }
 
-    /// The slot's word.
-    #[inline]
-    pub(crate) fn word(&self) -> u64 {
-        self.word.get()
-    }
-
     /// The word's two halves, as cells: the version and the link change apart, as 32-bit
     /// loads and stores, where changing one half of the whole word would take a shift and a
     /// mask more.

@@ -1,4 +1,4 @@
-use super::part::{Part, PartMut, Places};
+use super::part::{Part, PartMut};
 use super::slot_ref::SlotMut;
 use super::slots::{Chunks, ChunksMut, Slots, no_rest, no_rest_mut};
 use super::view::{ChunkView, SlotsView};
@@ -10,8 +10,9 @@ use crate::slot::offset;
 use crate::slot::state;
 use core::cell::Cell;
 use core::iter;
+use core::marker::PhantomData;
 use core::mem::MaybeUninit;
-use core::ptr;
+use core::ptr::{self, NonNull};
 
 /// Slots inside the pool itself: `N` of them, with `W` words of occupancy bits, where `W` must be
 /// `N.div_ceil(64)` (stable Rust cannot compute an array length from a generic constant, so the
@@ -126,7 +127,7 @@ impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
 impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
     type Free = InlineStack<N>;
     type View<'a>
-        = InlineView<'a, T, N>
+        = InlineView<'a, T, N, W>
     where
         T: 'a;
 
@@ -215,21 +216,16 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
         None
     }
 
-    fn view(&mut self) -> InlineView<'_, T, N> {
+    fn view(&mut self) -> InlineView<'_, T, N, W> {
         // Drawn now if no slot is built yet: the lender counts retirement from it, and builds
         // the first slot at it.
         if self.built == 0 {
             self.offset = offset::next();
         }
-        let chunk = ChunkView::new_partly_built(
-            0,
-            &mut self.objects,
-            Places::new(&mut self.words, &mut self.bits),
-            Cell::from_mut(&mut self.built),
-        );
         InlineView {
-            chunk: [Cell::new(Some(chunk))],
             offset: self.offset,
+            slots: NonNull::from(self),
+            borrowed: PhantomData,
         }
     }
 
@@ -268,23 +264,60 @@ impl<T, const N: usize, const W: usize> Drop for InlineSlots<T, N, W> {
     }
 }
 
-/// What a lender sees of an inline pool's slots.
-pub struct InlineView<'a, T, const N: usize> {
-    chunk: [Cell<Option<ChunkView<'a, T>>>; 1],
+/// What a lender sees of an inline pool's slots: a pointer to them, reached only by the
+/// addresses of their fields, never a reference to the storage, which holds the objects (see
+/// storage/view.rs).
+pub struct InlineView<'a, T, const N: usize, const W: usize> {
+    slots: NonNull<InlineSlots<T, N, W>>,
     /// Where the versions count from: drawn before the view was made.
     offset: u32,
+    borrowed: PhantomData<&'a mut InlineSlots<T, N, W>>,
 }
 
-impl<'a, T, const N: usize> SlotsView<'a, T> for InlineView<'a, T, N> {
+impl<'a, T, const N: usize, const W: usize> InlineView<'a, T, N, W> {
+    /// The one chunk: every slot, built or not.
     #[inline]
-    fn chunks(&self) -> &[Cell<Option<ChunkView<'a, T>>>] {
-        &self.chunk
+    fn view(&self) -> ChunkView<'a, T> {
+        let slots = self.slots.as_ptr();
+        // SAFETY: `slots` points to the storage, which the view borrows mutably for `'a`: the
+        // address of a field makes no reference to it.
+        let objects = unsafe { &raw mut (*slots).objects };
+        // SAFETY: as for the objects.
+        let words = unsafe { &raw mut (*slots).words };
+        // SAFETY: as for the objects.
+        let bits = unsafe { &raw mut (*slots).bits };
+        // SAFETY: `N` objects (built or not), `N` words and their `W` words of bits, all
+        // inside the storage, which stays put for `'a` (the view borrows it), reached only
+        // through views; an object is built wherever its word says it is live.
+        unsafe { ChunkView::new(0, objects.cast(), words.cast(), bits.cast(), N) }
+    }
+
+    /// The count of built slots, as a cell.
+    #[inline]
+    fn built(&self) -> &Cell<usize> {
+        // SAFETY: as in `view`; the count is reached through this cell alone while the view
+        // lives, and only on its thread.
+        let built = unsafe { &raw mut (*self.slots.as_ptr()).built };
+        // SAFETY: the count lives for the view's lifetime; a `Cell<usize>` has the layout of a
+        // `usize`.
+        unsafe { &*built.cast::<Cell<usize>>() }
+    }
+}
+
+impl<'a, T, const N: usize, const W: usize> SlotsView<'a, T> for InlineView<'a, T, N, W> {
+    #[inline]
+    fn places(&self) -> usize {
+        1
+    }
+
+    #[inline]
+    fn chunk(&self, k: usize) -> Option<ChunkView<'a, T>> {
+        (k == 0).then(|| self.view())
     }
 
     #[inline]
     fn find(&self, index: usize) -> Option<(ChunkView<'a, T>, usize)> {
-        let chunk = self.chunk[0].get()?;
-        (index < chunk.len()).then_some((chunk, index))
+        (index < N).then(|| (self.view(), index))
     }
 
     #[inline]
@@ -299,18 +332,18 @@ impl<'a, T, const N: usize> SlotsView<'a, T> for InlineView<'a, T, N> {
 
     #[cold]
     fn build_next(&self, blank: impl FnOnce() -> T) -> Option<(ChunkView<'a, T>, usize, usize)> {
-        let chunk = self.chunk[0].get()?;
-        let index = chunk.len();
+        let index = self.built().get();
         if index >= N {
             return None;
         }
         let object = blank();
-        // SAFETY: `index` is the first slot not built, below `N`: its object is uninitialised,
-        // so nothing is overwritten unread, and no reference reaches it (a view reaches built
-        // slots only).
-        unsafe { chunk.room(index).write(object) };
-        chunk.set_built(index + 1);
-        let place = chunk.place(index).expect("just built");
+        let chunk = self.view();
+        // SAFETY: `index` is the first slot not built: its object is uninitialised, so nothing
+        // is overwritten unread, and nothing reaches it (its word is 0, not live, and no lease
+        // holds it).
+        unsafe { chunk.object(index).write(object) };
+        self.built().set(index + 1);
+        let place = chunk.place(index).expect("a slot of the chunk");
         place.start(self.offset.wrapping_add(FIRST_VERSION));
         Some((chunk, index, 1))
     }

@@ -79,6 +79,7 @@ impl<'a> Places<'a> {
         )
     }
 
+    /// The places of `words`, with `bits`, which have a bit for each word (`words_for`).
     #[inline]
     pub(crate) fn of_cells(words: &'a [Cell<u64>], bits: &'a [Cell<u64>]) -> Self {
         debug_assert!(bits.len() >= occupancy::words_for(words.len()));

@@ -6,6 +6,14 @@
 //! only read (no lender path changes a live object: releasing and `get_mut` need `&mut Pool`,
 //! which the lender holds), and an object that is not live is reached only by the one lease (or
 //! `acquire` running `init`) that took its slot off the free list.
+//!
+//! A lender keeps a pointer to the slots and finds a chunk when it needs it, so that it costs
+//! nothing to make. What it finds a chunk with never covers an object, a word or a bit that a
+//! lease may hold: a reference to the storage's headers (a chunk's vectors, the table of
+//! positions) lives within one call, with no user code in it, and a chunk's buffers are
+//! reached only through pointers (`Vec::as_mut_ptr`, a field's address) and the cells and
+//! references made from them here, each of one slot's object or of the words and bits as
+//! cells. Chunks are only added while a lender lives, and never move.
 
 use crate::slot::state::Place;
 use crate::storage::part::Places;
@@ -19,9 +27,6 @@ pub(crate) struct ChunkView<'a, T> {
     base: usize,
     objects: NonNull<T>,
     places: Places<'a>,
-    /// How many slots are built, for storage that builds them on first use (the rest of
-    /// `places` is not in use); `None` when every slot is.
-    built: Option<&'a Cell<usize>>,
     objects_borrowed: PhantomData<&'a mut [T]>,
 }
 
@@ -34,39 +39,37 @@ impl<T> Clone for ChunkView<'_, T> {
 impl<T> Copy for ChunkView<'_, T> {}
 
 impl<'a, T> ChunkView<'a, T> {
-    /// The view of a chunk whose objects are `objects`, at most as many as `places` has slots
-    /// (only the first `built` of them are initialised, when `built` is given).
-    #[cfg(feature = "alloc")]
-    pub(crate) fn new(
+    /// The view of a chunk of `len` slots: room for `len` objects at `objects`, `len` words at
+    /// `words`, a bit for each at `bits`. A slot whose word says it is not live may have no
+    /// object yet (storage that builds on first use); a live one has one.
+    ///
+    /// # Safety
+    /// For `'a` the three live and stay put, and are reached only through views, by the
+    /// contract above.
+    #[inline]
+    pub(crate) unsafe fn new(
         base: usize,
-        objects: &'a mut [T],
-        places: Places<'a>,
-        built: Option<&'a Cell<usize>>,
+        objects: *mut T,
+        words: *mut u64,
+        bits: *mut u64,
+        len: usize,
     ) -> Self {
-        debug_assert!(built.is_some() || objects.len() == places.words().len());
+        let words = core::ptr::slice_from_raw_parts(words.cast::<Cell<u64>>(), len);
+        let bits = core::ptr::slice_from_raw_parts(
+            bits.cast::<Cell<u64>>(),
+            crate::slot::occupancy::words_for(len),
+        );
+        // SAFETY: `len` words live and stay for `'a` (the caller's contract); a `Cell<u64>` has
+        // the layout of a `u64`, and the words are changed only through cells meanwhile.
+        let words = unsafe { &*words };
+        // SAFETY: as for the words.
+        let bits = unsafe { &*bits };
+        // SAFETY: the objects' room lives (the caller's contract), so its address is not null.
+        let objects = unsafe { NonNull::new_unchecked(objects) };
         Self {
             base,
-            objects: NonNull::from(objects).cast(),
-            places,
-            built,
-            objects_borrowed: PhantomData,
-        }
-    }
-
-    /// [`new`](ChunkView::new) for objects not all initialised: `objects` points to room for
-    /// as many as `places` has slots, of which the first `built` are initialised.
-    pub(crate) fn new_partly_built(
-        base: usize,
-        objects: &'a mut [core::mem::MaybeUninit<T>],
-        places: Places<'a>,
-        built: &'a Cell<usize>,
-    ) -> Self {
-        debug_assert!(objects.len() == places.words().len());
-        Self {
-            base,
-            objects: NonNull::from(objects).cast(),
-            places,
-            built: Some(built),
+            objects,
+            places: Places::of_cells(words, bits),
             objects_borrowed: PhantomData,
         }
     }
@@ -76,71 +79,43 @@ impl<'a, T> ChunkView<'a, T> {
         self.base
     }
 
-    /// Slots built now: those whose words are in use.
-    #[inline]
-    pub(crate) fn len(&self) -> usize {
-        self.built.map_or(self.places.words().len(), Cell::get)
-    }
-
-    /// Raises the count of built slots to `built`, for storage that builds them on first use,
-    /// once the object of each is written.
-    #[inline]
-    pub(crate) fn set_built(&self, built: usize) {
-        let cell = self
-            .built
-            .expect("a view of storage that builds on first use");
-        debug_assert!(built >= cell.get() && built <= self.places.words().len());
-        cell.set(built);
-    }
-
     #[inline]
     pub(crate) fn places(&self) -> Places<'a> {
         self.places
     }
 
-    /// The place of the built slot at `local`.
+    /// The place of the slot at `local`.
     #[inline]
     pub(crate) fn place(&self, local: usize) -> Option<Place<'a>> {
-        if local >= self.len() {
-            return None;
-        }
         self.places.get(local)
     }
 
-    /// The live object at `local`, shared, with the slot's word; `None` unless the slot is built
-    /// and live.
+    /// The live object at `local`, shared, with the slot's word; `None` unless the slot is
+    /// live.
     #[inline]
     pub(crate) fn live(&self, local: usize) -> Option<(u64, &'a T)> {
-        let word = self.place(local)?.word();
+        let word = self.places.words().get(local)?.get();
         if !crate::slot::state::is_live(word) {
             return None;
         }
-        // SAFETY: the slot is built (`place` checked `local` against `len`): the pointer stays
-        // in the chunk's objects.
+        // SAFETY: `local` has a word, so it is a slot of the chunk: the pointer stays in the
+        // chunk's objects.
         let object = unsafe { self.objects.add(local) };
-        // SAFETY: the object is initialised, as its slot is built; it is live, and through a
-        // view a live object is only read (the contract above): no `&mut` to it exists while
-        // the lender does.
+        // SAFETY: the slot is live, so its object is built; through a view a live object is
+        // only read (the contract above): no `&mut` to it exists while the lender does.
         let object = unsafe { object.as_ref() };
         Some((word, object))
     }
 
-    /// The object of the built slot at `local`, for the one taker of its slot: a pointer, which
-    /// [`Taken`] turns into references.
+    /// Where the object of the slot at `local` is (or goes, if it is not built yet), for the
+    /// one taker of its slot: a pointer, which [`Taken`] turns into references.
+    ///
+    /// # Panics
+    /// If `local` is not a slot of the chunk.
     #[inline]
     pub(crate) fn object(&self, local: usize) -> NonNull<T> {
-        debug_assert!(local < self.len());
-        // SAFETY: `local` is a built slot's index (the caller's `place` found it), so the
-        // pointer stays in the chunk's objects.
-        unsafe { self.objects.add(local) }
-    }
-
-    /// Where the object of the slot at `local`, not built yet, goes.
-    #[inline]
-    pub(crate) fn room(&self, local: usize) -> NonNull<T> {
-        debug_assert!(local < self.places.words().len());
-        // SAFETY: `local` is below the slots' count (`places` has a word for each slot the
-        // storage holds, built or not), so the pointer stays in the chunk's objects.
+        assert!(local < self.places.words().len(), "a slot of the chunk");
+        // SAFETY: `local` is a slot of the chunk, so the pointer stays in its objects.
         unsafe { self.objects.add(local) }
     }
 }
@@ -191,11 +166,14 @@ impl<T> Taken<'_, T> {
     reason = "the `SlotsView` trait is sealed"
 )]
 pub trait SlotsView<'a, T> {
-    /// Every chunk the view holds, the first first: `None` where a growing pool has no chunk
-    /// (yet, or any more).
-    fn chunks(&self) -> &[Cell<Option<ChunkView<'a, T>>>];
+    /// How many places for chunks the view has: the first chunk's, then a growing pool's
+    /// positions (more once it has first grown).
+    fn places(&self) -> usize;
 
-    /// The chunk holding the built slot at `index`, and the index within it.
+    /// The chunk at place `k`, if there is one (yet, or still).
+    fn chunk(&self, k: usize) -> Option<ChunkView<'a, T>>;
+
+    /// The chunk holding the slot at `index`, and the index within it.
     fn find(&self, index: usize) -> Option<(ChunkView<'a, T>, usize)>;
 
     /// Slots the pool holds, built or to be built.
@@ -218,8 +196,8 @@ pub trait SlotsView<'a, T> {
     ) -> Option<(ChunkView<'a, T>, usize, usize)>;
 }
 
-/// The chunks of a lender's view, each read when asked for, behind a lifetime the iterators can
-/// shorten (a table of cells cannot be: `Cell` is invariant).
+/// The chunks of a lender's view, each found when asked for, behind a lifetime the iterators
+/// can shorten, and with the storage out of the type (a lender's walks are of `T` alone).
 pub(crate) trait ChunkTable<'l, T> {
     /// How many places the table has.
     fn places(&self) -> usize;

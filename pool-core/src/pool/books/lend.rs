@@ -24,9 +24,15 @@ pub(crate) struct Ledger<'a> {
 
 impl Ledger<'_> {
     /// Gives a lent slot, at `index`, its object reset, back to the free list.
+    #[inline]
     pub(crate) fn give_back(&self, index: usize, place: &Place<'_>) {
-        Counts::update(self.counts, Counts::return_lease);
+        // The lease's end and the release apart, the word's store between: made one change,
+        // the two counts side by side were read in one 16-byte load, which waited for the
+        // lend's 8-byte store of one of them to land (a store that cannot be forwarded), and
+        // a lease through a fresh lender took 3.4 x a create and release, not 1.2 x.
+        Counts::update(self.counts, Counts::keep_lease);
         place.unlend();
+        Counts::update(self.counts, Counts::release);
         self.free.push(index);
     }
 
@@ -88,9 +94,8 @@ impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
     }
 
     pub(crate) fn stats(&self) -> Stats {
-        let chunks = (self.slots.chunks().iter())
-            .filter(|chunk| chunk.get().is_some())
-            .count();
+        let places = 0..self.slots.places();
+        let chunks = places.filter(|&k| self.slots.chunk(k).is_some()).count();
         super::stats(&self.counts(), self.capacity(), chunks)
     }
 
@@ -127,6 +132,7 @@ impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
     }
 
     /// [`lend`](BooksView::lend), with `init` seeing the index of the slot it fills.
+    #[inline]
     pub(crate) fn lend_at(
         &self,
         grow_to: Option<usize>,
@@ -158,6 +164,7 @@ impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
     /// slot in hand is counted, so a growing pool grows). If the reset or `init` unwinds, the
     /// slot goes back on the free list and the count is undone: after `init`, reset; after the
     /// reset, as it is, as its plain data is reset again when the slot is next taken.
+    #[inline]
     fn lend_slot(
         &self,
         index: usize,
@@ -253,12 +260,12 @@ impl<T: Pooled> BooksView<'_, T, crate::Heap> {
 impl<'l, 'a: 'l, T: Pooled, B: Storage> ChunkTable<'l, T> for BooksView<'a, T, B> {
     #[inline]
     fn places(&self) -> usize {
-        self.slots.chunks().len()
+        self.slots.places()
     }
 
     #[inline]
     fn chunk(&self, k: usize) -> Option<ChunkView<'l, T>> {
-        let chunk: ChunkView<'a, T> = self.slots.chunks().get(k)?.get()?;
+        let chunk: ChunkView<'a, T> = self.slots.chunk(k)?;
         Some(chunk)
     }
 }

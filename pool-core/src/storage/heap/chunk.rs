@@ -1,13 +1,16 @@
 use crate::slot::NIL;
 use crate::slot::occupancy;
 use crate::slot::state;
-use crate::storage::part::{Part, PartMut, Places};
+use crate::storage::part::{Part, PartMut};
 use crate::storage::slot_ref::SlotMut;
 use crate::storage::view::ChunkView;
 use alloc::boxed::Box;
 
 /// A block of slots that never moves once built: its objects side by side, and apart from them
 /// each slot's word and one occupancy bit per slot.
+///
+/// A lender reaches a chunk's buffers by their addresses (`&raw mut *`), which makes no
+/// reference to them, so leases' references into them stay good (see storage/view.rs).
 pub(crate) struct Chunk<T> {
     // Invariant: `objects` and `words` have the same length, and `bits` has a bit for each slot
     // (`words_for(len)` words), set exactly for the live ones; kept by the constructors (nothing
@@ -23,7 +26,7 @@ impl<T> Chunk<T> {
     /// `len` blank slots at `version` (even: not live).
     pub(crate) fn build(base: usize, len: usize, version: u32, blank: impl FnMut() -> T) -> Self {
         let mut blank = blank;
-        let objects: Box<[T]> = (0..len).map(|_| blank()).collect();
+        let objects = (0..len).map(|_| blank()).collect();
         let words = alloc::vec![state::free_word(version, NIL); len].into_boxed_slice();
         Self {
             base,
@@ -56,7 +59,7 @@ impl<T> Chunk<T> {
     }
 
     fn no_bits(len: usize) -> Box<[u64]> {
-        core::iter::repeat_n(0, occupancy::words_for(len)).collect()
+        alloc::vec![0; occupancy::words_for(len)].into_boxed_slice()
     }
 
     /// The same slots, each object made by `object` from whether its slot is live and the
@@ -110,15 +113,20 @@ impl<T> Chunk<T> {
         }
     }
 
-    /// The slots as a lender sees them, for as long as it borrows the chunk.
+    /// The slots as a lender sees them: pointers into the buffers, made without a reference
+    /// to any of them.
+    ///
+    /// # Safety
+    /// As [`ChunkView::new`]: for `'a` the buffers stay put (the chunk may move: its boxes'
+    /// buffers do not), and are reached only through views.
     #[inline]
-    pub(crate) fn view(&mut self) -> ChunkView<'_, T> {
-        ChunkView::new(
-            self.base,
-            &mut self.objects,
-            Places::new(&mut self.words, &mut self.bits),
-            None,
-        )
+    pub(crate) unsafe fn view<'a>(&mut self) -> ChunkView<'a, T> {
+        let len = self.words.len();
+        let objects = (&raw mut *self.objects).cast::<T>();
+        let (words, bits) = ((&raw mut *self.words).cast(), (&raw mut *self.bits).cast());
+        // SAFETY: `words` has a word per object and `bits` a bit per word (the invariant
+        // above); the rest is the caller's contract.
+        unsafe { ChunkView::new(self.base, objects, words, bits, len) }
     }
 
     /// The object of the slot at `local`, an index in the chunk, if the slot's word is `word`:

@@ -30,32 +30,8 @@ pub(crate) struct Position<T> {
 }
 
 impl<T> Position<T> {
-    /// The chunk here, if any, mutably.
-    pub(crate) fn chunk_mut(&mut self) -> Option<&mut Chunk<T>> {
-        self.chunk.as_mut()
-    }
-
     fn empty(floor: u32) -> Self {
         Self { chunk: None, floor }
-    }
-
-    /// Builds a chunk of `len` blank slots from `base` for this empty position, its versions
-    /// starting at `offset` plus the floor. Nothing changes here: [`install`](Position::install)
-    /// puts it in, so that if `blank` panics the position is as it was.
-    pub(crate) fn build(
-        &self,
-        base: usize,
-        len: usize,
-        offset: u32,
-        blank: impl FnMut() -> T,
-    ) -> Chunk<T> {
-        debug_assert!(self.chunk.is_none());
-        Chunk::build(base, len, offset.wrapping_add(self.floor), blank)
-    }
-
-    pub(crate) fn install(&mut self, chunk: Chunk<T>) -> &mut Chunk<T> {
-        debug_assert!(self.chunk.is_none());
-        self.chunk.insert(chunk)
     }
 }
 
@@ -81,6 +57,18 @@ impl<T> Grown<T> {
 
     pub(crate) fn chunk_count(&self) -> usize {
         self.chunks().count()
+    }
+
+    /// Positions in the table: none until the pool first grows.
+    #[inline]
+    pub(crate) fn positions(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// The chunk at position `k`, if there is one.
+    #[inline]
+    pub(crate) fn chunk_mut(&mut self, k: usize) -> Option<&mut Chunk<T>> {
+        self.positions.get_mut(k)?.chunk.as_mut()
     }
 
     /// The chunk holding `index` (past the first chunk), and the index within it.
@@ -129,26 +117,27 @@ impl<T> Grown<T> {
         }
     }
 
-    /// Adds a chunk of blank slots in the lowest empty position, when the pool may grow by
-    /// `room` slots; its first index and
-    /// length, `None` when it cannot grow. Its versions start at `offset` plus the position's
-    /// floor. If `blank` panics, the pool is as it was (but for the table of positions, made
-    /// empty at the first growth).
-    pub(crate) fn grow(
-        &mut self,
-        room: usize,
-        offset: u32,
-        blank: impl FnMut() -> T,
-    ) -> Option<(usize, usize)> {
+    /// Where a chunk of blank slots goes next, when the pool may grow by `room` slots: the
+    /// lowest empty position, the chunk's first index and length, and the version its slots
+    /// start at (`offset` plus the position's floor); `None` when it cannot grow. Makes the
+    /// table of positions at the first growth. The chunk is built apart and
+    /// [`install`](Grown::install)ed, so that if building it panics the pool is as it was
+    /// (but for the table).
+    pub(crate) fn next(&mut self, room: usize, offset: u32) -> Option<(usize, usize, usize, u32)> {
         if self.positions.is_empty() {
             self.positions = empty_positions(self.geometry);
         }
         let positions = &self.positions;
         let (k, base, len) = (self.geometry).next_chunk(room, |k| positions[k].chunk.is_none())?;
-        let chunk = self.positions[k].build(base, len, offset, blank);
-        self.positions[k].install(chunk);
-        self.len += len;
-        Some((base, len))
+        Some((k, base, len, offset.wrapping_add(positions[k].floor)))
+    }
+
+    /// Puts `chunk`, built for the empty position `k` ([`next`](Grown::next)), there.
+    pub(crate) fn install(&mut self, k: usize, chunk: Chunk<T>) -> &mut Chunk<T> {
+        self.len += chunk.len();
+        let position = &mut self.positions[k];
+        debug_assert!(position.chunk.is_none());
+        position.chunk.insert(chunk)
     }
 
     /// Grown chunks past a first chunk of `start` slots, each at its position, and the
@@ -275,16 +264,10 @@ impl<T> Grown<T> {
         drop(gone);
         freed
     }
-
-    /// The table of positions, its slots' count and geometry, for a lender's view to take
-    /// apart (see `HeapView`).
-    pub(crate) fn view_parts(&mut self) -> (&mut Vec<Position<T>>, &mut usize, Geometry) {
-        (&mut self.positions, &mut self.len, self.geometry)
-    }
 }
 
 /// A table of `geometry`'s positions, all empty, from the first version.
-pub(crate) fn empty_positions<T>(geometry: Geometry) -> Vec<Position<T>> {
+fn empty_positions<T>(geometry: Geometry) -> Vec<Position<T>> {
     (0..geometry.position_count())
         .map(|_| Position::empty(FIRST_VERSION))
         .collect()

@@ -91,6 +91,40 @@ impl<T> HeapSlots<T> {
         freed
     }
 
+    /// The place of the chunk holding `index` (0 for the first, `1 + k` for the grown chunk at
+    /// position `k`), and the index within it.
+    #[inline]
+    fn place_of(&self, index: usize) -> (usize, usize) {
+        let geometry = self.grown.geometry();
+        if index < geometry.start() {
+            return (0, index);
+        }
+        let (k, local) = geometry.position(index);
+        (1 + k, local)
+    }
+
+    /// The places for chunks: the first's, and the grown ones' positions (none before the pool
+    /// first grows).
+    fn places(&self) -> usize {
+        1 + self.grown.positions()
+    }
+
+    /// The chunk at place `k` (see [`place_of`](HeapSlots::place_of)), if there is one.
+    #[inline]
+    fn chunk_mut(&mut self, k: usize) -> Option<&mut Chunk<T>> {
+        match k.checked_sub(1) {
+            None => Some(&mut self.first),
+            Some(k) => self.grown.chunk_mut(k),
+        }
+    }
+
+    /// Where [`grow`](Slots::grow) would put the next chunk, making the table of positions if
+    /// the pool has never grown: the position, first index, length and first version.
+    fn next_chunk(&mut self, limit: usize) -> Option<(usize, usize, usize, u32)> {
+        let room = limit.saturating_sub(self.capacity());
+        self.grown.next(room, self.offset)
+    }
+
     /// The word of the slot at `index`, if there is one.
     #[inline]
     pub(crate) fn word(&self, index: usize) -> Option<u64> {
@@ -183,12 +217,14 @@ impl<T> Slots<T> for HeapSlots<T> {
     }
 
     fn grow(&mut self, limit: usize, blank: impl FnMut() -> T) -> Option<(usize, usize)> {
-        let room = limit.saturating_sub(self.capacity());
-        self.grown.grow(room, self.offset, blank)
+        let (k, base, len, version) = self.next_chunk(limit)?;
+        self.grown
+            .install(k, Chunk::build(base, len, version, blank));
+        Some((base, len))
     }
 
     fn view(&mut self) -> HeapView<'_, T> {
-        HeapView::new(self.first.view(), self.grown.view_parts(), self.offset)
+        HeapView::new(self)
     }
 
     fn clone_with(&self, mut object: impl FnMut(bool, &T) -> T) -> Self {

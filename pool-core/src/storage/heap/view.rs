@@ -1,113 +1,86 @@
-use super::geometry::{Geometry, POSITIONS};
-use super::grown::{Position, empty_positions};
+use super::HeapSlots;
+use super::chunk::Chunk;
+use crate::storage::slots::Slots;
 use crate::storage::view::{ChunkView, SlotsView};
-use alloc::vec::Vec;
-use core::cell::Cell;
-use scopeguard::ScopeGuard;
+use core::marker::PhantomData;
+use core::ptr::NonNull;
 
-/// What a lender sees of a heap pool's slots: a view of each chunk, the first first, and each
-/// empty position of the grown chunks borrowed apart, so that the lender can grow the pool into
-/// one while its leases hold objects of the others.
+/// What a lender sees of a heap pool's slots: a pointer to them, through which it finds a chunk
+/// when it needs one (storage/view.rs says what it may make of it), and grows the pool while
+/// its leases hold objects of the chunks there are.
 pub struct HeapView<'a, T> {
-    /// The first chunk, then the grown chunks at their positions.
-    chunks: [Cell<Option<ChunkView<'a, T>>>; 1 + POSITIONS],
-    empty: [Cell<Option<&'a mut Position<T>>>; POSITIONS],
-    /// The table of positions while the pool has never grown: made, and taken apart, at the
-    /// first growth.
-    table: Cell<Option<&'a mut Vec<Position<T>>>>,
-    geometry: Geometry,
-    /// Slots in grown chunks now.
-    grown: &'a Cell<usize>,
-    offset: u32,
+    slots: NonNull<HeapSlots<T>>,
+    borrowed: PhantomData<&'a mut HeapSlots<T>>,
 }
 
 impl<'a, T> HeapView<'a, T> {
-    pub(crate) fn new(
-        first: ChunkView<'a, T>,
-        (positions, grown, geometry): (&'a mut Vec<Position<T>>, &'a mut usize, Geometry),
-        offset: u32,
-    ) -> Self {
-        let view = Self {
-            chunks: [const { Cell::new(None) }; 1 + POSITIONS],
-            empty: [const { Cell::new(None) }; POSITIONS],
-            table: Cell::new(None),
-            geometry,
-            grown: Cell::from_mut(grown),
-            offset,
-        };
-        view.chunks[0].set(Some(first));
-        if positions.is_empty() {
-            view.table.set(Some(positions));
-        } else {
-            view.take_apart(positions);
-        }
-        view
-    }
-
-    /// Takes each position of `positions` apart: a view of its chunk, or the empty position.
-    fn take_apart(&self, positions: &'a mut [Position<T>]) {
-        for (k, position) in positions.iter_mut().enumerate() {
-            if position.chunk_mut().is_some() {
-                let chunk = position.chunk_mut().expect("just checked");
-                self.chunks[1 + k].set(Some(chunk.view()));
-            } else {
-                self.empty[k].set(Some(position));
-            }
-        }
-    }
-
-    /// The table of positions, made and taken apart if the pool has never grown.
-    fn ready(&self) {
-        if let Some(table) = self.table.take() {
-            *table = empty_positions(self.geometry);
-            self.take_apart(table);
+    pub(crate) fn new(slots: &'a mut HeapSlots<T>) -> Self {
+        Self {
+            slots: NonNull::from(slots),
+            borrowed: PhantomData,
         }
     }
 
     /// Where [`grow`](SlotsView::grow) would put the next chunk: its first index and length.
     pub(crate) fn next_chunk(&self, limit: usize) -> Option<(usize, usize)> {
-        self.ready();
-        let room = limit.saturating_sub(self.capacity());
-        let (_, base, len) = (self.geometry).next_chunk(room, |k| self.is_empty(k))?;
+        // SAFETY: for this statement alone.
+        let (_, base, len, _) = unsafe { headers(self.slots) }.next_chunk(limit)?;
         Some((base, len))
     }
+}
 
-    /// Whether position `k` is empty.
-    fn is_empty(&self, k: usize) -> bool {
-        let position = self.empty[k].take();
-        let empty = position.is_some();
-        self.empty[k].set(position);
-        empty
-    }
+/// The headers of the slots `slots` points to (each chunk's vectors, the table of positions),
+/// for one step of a view's call.
+///
+/// # Safety
+/// `slots` is a view's, which borrows them mutably; no other reference to them lives, and no
+/// user code runs, while the one returned does.
+#[inline]
+unsafe fn headers<'h, T>(slots: NonNull<HeapSlots<T>>) -> &'h mut HeapSlots<T> {
+    // SAFETY: the view borrows the slots mutably, and the reference is the only one (the
+    // caller's contract). It covers the headers alone, which no lease or walk holds: the
+    // objects, words and bits are the vectors' allocations.
+    unsafe { &mut *slots.as_ptr() }
+}
+
+/// A chunk's view for a lender.
+fn view<'a, T>(chunk: &mut Chunk<T>) -> ChunkView<'a, T> {
+    // SAFETY: a chunk's buffers stay put while a lender borrows the slots (chunks are only
+    // added meanwhile, and a `Vec`'s buffer does not move with it), reached only through views.
+    unsafe { chunk.view() }
 }
 
 impl<'a, T> SlotsView<'a, T> for HeapView<'a, T> {
     #[inline]
-    fn chunks(&self) -> &[Cell<Option<ChunkView<'a, T>>>] {
-        &self.chunks
+    fn places(&self) -> usize {
+        // SAFETY: for this statement alone.
+        unsafe { headers(self.slots) }.places()
+    }
+
+    #[inline]
+    fn chunk(&self, k: usize) -> Option<ChunkView<'a, T>> {
+        // SAFETY: for this statement alone.
+        unsafe { headers(self.slots) }.chunk_mut(k).map(view)
     }
 
     #[inline]
     fn find(&self, index: usize) -> Option<(ChunkView<'a, T>, usize)> {
-        let first = self.chunks[0].get()?;
-        if index < first.len() {
-            return Some((first, index));
-        }
-        if index < self.geometry.start() {
-            return None;
-        }
-        let (k, local) = self.geometry.position(index);
-        Some((self.chunks.get(1 + k)?.get()?, local))
+        // SAFETY: for this call alone, which runs no user code.
+        let slots = unsafe { headers(self.slots) };
+        let (k, local) = slots.place_of(index);
+        Some((view(slots.chunk_mut(k)?), local))
     }
 
     #[inline]
     fn capacity(&self) -> usize {
-        self.geometry.start() + self.grown.get()
+        // SAFETY: for this statement alone.
+        unsafe { headers(self.slots) }.capacity()
     }
 
     #[inline]
     fn retired_at(&self) -> u32 {
-        crate::limits::retired_at(self.offset)
+        // SAFETY: for this statement alone.
+        unsafe { headers(self.slots) }.retired_at
     }
 
     #[inline]
@@ -115,23 +88,18 @@ impl<'a, T> SlotsView<'a, T> for HeapView<'a, T> {
         None
     }
 
-    /// `Grown::grow`, through the view.
+    /// `HeapSlots::grow`, through the view: no reference to the headers lives while `blank`,
+    /// user code, builds the chunk, which may reach the lender.
     fn grow(
         &self,
         limit: usize,
         blank: impl FnMut() -> T,
     ) -> Option<(ChunkView<'a, T>, usize, usize)> {
-        self.ready();
-        let room = limit.saturating_sub(self.capacity());
-        let (k, base, len) = (self.geometry).next_chunk(room, |k| self.is_empty(k))?;
-        // Back in its cell if `blank`, user code, unwinds.
-        let position = scopeguard::guard(self.empty[k].take()?, |position| {
-            self.empty[k].set(Some(position));
-        });
-        let chunk = position.build(base, len, self.offset, blank);
-        let view = ScopeGuard::into_inner(position).install(chunk).view();
-        self.chunks[1 + k].set(Some(view));
-        self.grown.set(self.grown.get() + len);
-        Some((view, 0, len))
+        // SAFETY: for this statement alone.
+        let (k, base, len, version) = unsafe { headers(self.slots) }.next_chunk(limit)?;
+        let chunk = Chunk::build(base, len, version, blank);
+        // SAFETY: for the rest of the call, which runs no user code.
+        let chunk = unsafe { headers(self.slots) }.grown.install(k, chunk);
+        Some((view(chunk), 0, len))
     }
 }
