@@ -132,10 +132,6 @@ fn columnar(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> TokenStream
     let strategy = pool_type::strategy(&input.krate(), &pool.engine);
     let list_type = list(fields.iter().map(|field| field.ty.to_token_stream()));
     let blank_list = list(fields.iter().map(|field| field.blank_value(&private)));
-    let blank_arrays = list(fields.iter().map(|field| {
-        let blank = field.blank_value(&private);
-        quote!(::core::array::from_fn(|_| #blank))
-    }));
     let pattern = list(names.iter().map(ToTokens::to_token_stream));
     let resets = fields.iter().filter_map(Field::resets_at_release);
     let place = |name: &Ident| quote!(*row.#name);
@@ -162,12 +158,6 @@ fn columnar(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> TokenStream
 
             fn blank(_: #private::PoolToken<'_, Self>) -> Self::Fields {
                 #blank_list
-            }
-
-            fn blank_arrays<const N: usize>(
-                _: #private::PoolToken<'_, Self>,
-            ) -> <Self::Fields as #private::ColumnFields>::Arrays<N> {
-                #blank_arrays
             }
 
             #[inline]

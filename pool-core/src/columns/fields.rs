@@ -78,7 +78,7 @@ pub trait ColumnFields: Sized + sealed::Sealed {
     /// [`column_ptrs`](ColumnFields::column_ptrs).
     ///
     /// # Safety
-    /// `arrays` points to live arrays.
+    /// `arrays` points to the arrays' place, valid and aligned (their rows built or not).
     #[doc(hidden)]
     unsafe fn array_ptrs<const N: usize>(arrays: *mut Self::Arrays<N>) -> Self::Ptrs;
     /// The start of each slice: pointers that stay good while other rows are reached through
@@ -102,6 +102,20 @@ pub trait ColumnFields: Sized + sealed::Sealed {
     unsafe fn ptrs_row_mut<'a>(ptrs: Self::Ptrs, index: usize) -> Self::Mut<'a>
     where
         Self: 'a;
+    /// Moves `value` into the row `index` of the columns `ptrs` points to, whose fields hold
+    /// nothing yet: nothing there is dropped.
+    ///
+    /// # Safety
+    /// `index` is below every column's length, and no one reaches the row meanwhile.
+    #[doc(hidden)]
+    unsafe fn ptrs_write(ptrs: Self::Ptrs, index: usize, value: Self);
+    /// Drops the first `len` rows of the columns `ptrs` points to, each column's in turn, even
+    /// if a field's `Drop` panics; they hold nothing after.
+    ///
+    /// # Safety
+    /// The first `len` rows of every column hold fields, which no one reaches after.
+    #[doc(hidden)]
+    unsafe fn ptrs_drop(ptrs: Self::Ptrs, len: usize);
     /// Moves `value` into the row `row` refers to.
     #[doc(hidden)]
     fn write(row: Self::Mut<'_>, value: Self);
@@ -184,6 +198,9 @@ impl ColumnFields for () {
         Self: 'a,
     {
     }
+    #[inline]
+    unsafe fn ptrs_write((): (), _: usize, (): ()) {}
+    unsafe fn ptrs_drop((): (), _: usize) {}
     fn write((): (), (): ()) {}
     #[inline]
     fn ptrs_of((): ()) {}
@@ -287,14 +304,14 @@ impl<H, T: ColumnFields> ColumnFields for (H, T) {
 
     #[inline]
     unsafe fn array_ptrs<const N: usize>(arrays: *mut Self::Arrays<N>) -> Self::Ptrs {
-        // SAFETY: `arrays` points to live arrays (the caller's contract): the address of a
-        // field makes no reference to it.
+        // SAFETY: `arrays` points to the arrays' place (the caller's contract): the address
+        // of a field makes no reference to it.
         let head = unsafe { &raw mut (*arrays).0 };
         // SAFETY: as for the head.
         let tail = unsafe { &raw mut (*arrays).1 };
-        // SAFETY: a field's address inside a live value is not null.
+        // SAFETY: a field's address inside a valid place is not null.
         let head = unsafe { NonNull::new_unchecked(head) };
-        // SAFETY: the tail's arrays live, as all do.
+        // SAFETY: the tail's place is valid, as the whole is.
         (head.cast(), unsafe { T::array_ptrs(tail) })
     }
 
@@ -324,6 +341,29 @@ impl<H, T: ColumnFields> ColumnFields for (H, T) {
         let field = unsafe { place.as_mut() };
         // SAFETY: as above, for the other columns.
         (field, unsafe { T::ptrs_row_mut(tail, index) })
+    }
+
+    #[inline]
+    unsafe fn ptrs_write((head, tail): Self::Ptrs, index: usize, (value, values): Self) {
+        // SAFETY: `index` is in this column (the caller's contract).
+        let place = unsafe { head.add(index) };
+        // SAFETY: the place is in the column, and holds no field to drop (the caller's
+        // contract).
+        unsafe { place.write(value) };
+        // SAFETY: as above, for the other columns.
+        unsafe { T::ptrs_write(tail, index, values) };
+    }
+
+    unsafe fn ptrs_drop((head, tail): Self::Ptrs, len: usize) {
+        // The other columns are dropped too if a field's `Drop` panics.
+        // SAFETY: their first `len` rows hold fields no one reaches after (the caller's
+        // contract).
+        let tail = scopeguard::guard(tail, |tail| unsafe { T::ptrs_drop(tail, len) });
+        let column = core::ptr::slice_from_raw_parts_mut(head.as_ptr(), len);
+        // SAFETY: the first `len` rows of this column hold fields no one reaches after (the
+        // caller's contract); `drop_in_place` drops the rest of the slice if one panics.
+        unsafe { core::ptr::drop_in_place(column) };
+        drop(tail);
     }
 
     fn write((field, rest): Self::Mut<'_>, (value, values): Self) {

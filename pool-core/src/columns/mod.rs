@@ -7,6 +7,8 @@
 //! that knows the fields.
 
 mod api;
+#[cfg(all(test, feature = "std"))]
+mod build_tests;
 #[cfg(feature = "alloc")]
 #[allow(
     private_interfaces,
@@ -54,8 +56,12 @@ pub use store::ColumnStorage;
 pub use store::ColumnStore;
 
 use crate::{Handle, Heap, Inline, Pool, PoolToken, Pooled};
+#[cfg(feature = "alloc")]
+use alloc::boxed::Box;
 use core::fmt;
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
+use store::InlineColumns;
 
 /// A struct kept as columns: what `#[derive(Pooled)]` implements for a struct with
 /// `#[pool(size = N, layout = columns)]`, with the row views it generates (`ParticleRef`,
@@ -93,10 +99,6 @@ pub trait Columnar: Sized {
 
     /// A blank row: each field as a struct's blank object would have it.
     fn blank(token: PoolToken<'_, Self>) -> Self::Fields;
-    /// `N` blank rows, as an array for each field: an inline pool's columns.
-    fn blank_arrays<const N: usize>(
-        token: PoolToken<'_, Self>,
-    ) -> <Self::Fields as ColumnFields>::Arrays<N>;
     /// A row's references, named.
     fn row<'a>(fields: <Self::Fields as ColumnFields>::Ref<'a>) -> Self::Ref<'a>
     where
@@ -233,7 +235,9 @@ impl<P: Columnar, S> ColumnPool<P, S> {
 impl<P: Columnar, S, const N: usize, const W: usize> ColumnPool<P, S, Inline<N, W>> {
     /// Builds an inline pool of `N` blank objects: an array of `N` for each field, inside the
     /// pool, and no allocation (`#[pool(size = N, storage = inline, layout = columns)]`).
-    /// Unlike an inline [`Pool`]'s, every row is built here, each field's column at a time.
+    /// Unlike an inline [`Pool`]'s, every row is built here, a row at a time, in place, and the
+    /// pool returned: building takes at most twice the pool's size of stack;
+    /// [`new_boxed`](Self::new_boxed) takes none (see [`Inline`]'s "Large pools").
     ///
     /// ```
     /// # use pooling::Pooled;
@@ -245,14 +249,80 @@ impl<P: Columnar, S, const N: usize, const W: usize> ColumnPool<P, S, Inline<N, 
     /// assert_eq!((*sensors.get(s).unwrap().reading, sensors.capacity()), (-4, 32));
     /// # Ok::<(), pooling::PoolFull>(())
     /// ```
+    ///
+    /// # Panics
+    /// When a blank row's code (a field's `Default`) panics, after dropping the rows built
+    /// before it.
     #[must_use]
     pub fn new() -> Self {
-        Self::with_keys(Pool::<Row<P>, S, Inline<N, W>>::new())
+        let mut pool = MaybeUninit::uninit();
+        // SAFETY: a local's place is valid for writes.
+        unsafe { Self::write_new(pool.as_mut_ptr()) };
+        // SAFETY: `write_new` wrote the pool whole. Read out rather than `assume_init`, which
+        // a debug build copies once more on the way.
+        unsafe { pool.as_ptr().read() }
+    }
+
+    /// [`new`](Self::new), built straight into a box, a row at a time: no stack of the pool's
+    /// size at all, where `Box::new(SensorPool::new())` passes the pool through the stack.
+    /// For an inline pool too large for a thread's stack that an allocator may hold.
+    ///
+    /// ```
+    /// use pooling::Pooled;
+    ///
+    /// #[derive(Pooled)]
+    /// #[pool(size = 8192, storage = inline, layout = columns)]
+    /// struct Body {
+    ///     x: f64,
+    ///     vx: f64,
+    ///     mass: f32,
+    /// }
+    ///
+    /// // 256 KiB of columns and books, none of it on the stack of this 64 KiB thread.
+    /// let mut bodies = std::thread::Builder::new()
+    ///     .stack_size(64 * 1024)
+    ///     .spawn(BodyPool::new_boxed)?
+    ///     .join()
+    ///     .unwrap();
+    /// let b = bodies.create(|b| *b.vx = 1.0)?;
+    /// assert_eq!((*bodies.get(b).unwrap().vx, bodies.capacity()), (1.0, 8192));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Panics
+    /// As [`new`](Self::new).
+    #[cfg(feature = "alloc")]
+    #[must_use]
+    pub fn new_boxed() -> Box<Self> {
+        let mut pool = Box::<Self>::new_uninit();
+        // SAFETY: a box's place is valid for writes.
+        unsafe { Self::write_new(pool.as_mut_ptr()) };
+        // SAFETY: `write_new` wrote the pool whole.
+        unsafe { pool.assume_init() }
+    }
+
+    /// Writes what [`new`](Self::new) makes at `this`, in place. If a blank row's code
+    /// panics, `this` holds nothing.
+    ///
+    /// # Safety
+    /// `this` is valid for writes and aligned; what it held is overwritten, not dropped.
+    unsafe fn write_new(this: *mut Self) {
+        // SAFETY: `this` is valid for writes (the caller's contract): the address of a field
+        // makes no reference to it.
+        let columns = unsafe { &raw mut (*this).columns };
+        // SAFETY: as for the columns.
+        let keys = unsafe { &raw mut (*this).keys };
+        // SAFETY: the columns' place is valid for writes, inside `this`. First, as the one
+        // part that may panic: the keys hold nothing yet.
+        unsafe { InlineColumns::write_blank::<P>(columns) };
+        // SAFETY: as for the columns.
+        unsafe { Pool::write_new(keys) };
     }
 }
 
 impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     /// The pool of books `keys`, and a blank row for each of their slots.
+    #[cfg(feature = "alloc")]
     fn with_keys(keys: Pool<Row<P>, S, B>) -> Self {
         let columns = Self::blank_columns(&keys);
         Self { keys, columns }

@@ -193,11 +193,38 @@ pub struct InlineColumns<F: ColumnFields, const N: usize> {
     arrays: F::Arrays<N>,
 }
 
+impl<F: ColumnFields, const N: usize> InlineColumns<F, N> {
+    /// Writes `N` blank rows at `this`, in place, a row at a time: no column passes through the
+    /// stack (an inline pool may be larger than a thread's stack). If a blank row's code
+    /// panics, the rows written before it are dropped, and `this` holds nothing.
+    ///
+    /// # Safety
+    /// `this` is valid for writes and aligned; what it held is overwritten, not dropped.
+    pub(crate) unsafe fn write_blank<P: Columnar<Fields = F>>(this: *mut Self) {
+        // SAFETY: `this` is valid for writes (the caller's contract): the address of a field
+        // makes no reference to it.
+        let arrays = unsafe { &raw mut (*this).arrays };
+        // SAFETY: the arrays' place is valid and aligned, inside `this`.
+        let ptrs = unsafe { F::array_ptrs::<N>(arrays) };
+        // SAFETY: the first `built` rows are written, and no one reaches them on an unwind.
+        let mut built = scopeguard::guard(0, |built| unsafe { F::ptrs_drop(ptrs, built) });
+        while *built < N {
+            let row = P::blank(token());
+            // SAFETY: the row is in every array, not written yet, and reached by no one else.
+            unsafe { F::ptrs_write(ptrs, *built, row) };
+            *built += 1;
+        }
+        scopeguard::ScopeGuard::into_inner(built);
+    }
+}
+
 impl<F: ColumnFields, const N: usize> ColumnStore<F> for InlineColumns<F, N> {
     fn blank<P: Columnar<Fields = F>>(_: impl Iterator<Item = (usize, usize)>) -> Self {
-        Self {
-            arrays: P::blank_arrays::<N>(token()),
-        }
+        let mut columns = core::mem::MaybeUninit::uninit();
+        // SAFETY: a local's place is valid for writes.
+        unsafe { Self::write_blank::<P>(columns.as_mut_ptr()) };
+        // SAFETY: `write_blank` wrote every row.
+        unsafe { columns.as_ptr().read() }
     }
 
     #[inline]

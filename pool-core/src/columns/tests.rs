@@ -24,10 +24,6 @@ impl Columnar for Cell {
         (0, ())
     }
 
-    fn blank_arrays<const N: usize>(_: PoolToken<'_, Self>) -> ([u32; N], ()) {
-        ([0; N], ())
-    }
-
     fn row<'a>(fields: (&'a u32, ())) -> Self::Ref<'a>
     where
         Self: 'a,

@@ -23,8 +23,11 @@ use crate::limits;
 use crate::pool::books::Books;
 use crate::pool::lender::Lender;
 use crate::storage::{Heap, Inline, Storage};
+#[cfg(feature = "alloc")]
+use alloc::boxed::Box;
 use core::fmt;
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 
 /// A fixed number of `T`s, handed out by [`Handle`](crate::Handle), with `S` saying what a full
 /// pool does and `B` where the objects live: built up front on the heap ([`Heap`], the default:
@@ -175,16 +178,74 @@ impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {
     /// # Ok::<(), pooling::PoolFull>(())
     /// ```
     ///
+    /// The pool is written in place and returned: building it takes at most twice its size of
+    /// stack, none in a `static`; [`new_boxed`](Self::new_boxed) takes none (see [`Inline`]'s
+    /// "Large pools").
+    ///
     /// A hand-written `Inline<N, W>` whose `W` is not `N.div_ceil(64)`, or an `N` past
     /// [`MAX_CAPACITY`](Pool::MAX_CAPACITY), fails to compile.
     pub const fn new() -> Self {
+        let mut pool = MaybeUninit::uninit();
+        // SAFETY: a local's place is valid for writes.
+        unsafe { Self::write_new(pool.as_mut_ptr()) };
+        // SAFETY: `write_new` wrote the pool whole. Read out rather than `assume_init`, which
+        // a debug build copies once more on the way.
+        unsafe { pool.as_ptr().read() }
+    }
+
+    /// [`new`](Self::new), built straight into a box: no stack of the pool's size at all,
+    /// where `Box::new(Pool::new())` passes the pool through the stack (twice its size in a
+    /// debug build, once in a release build). For an inline pool too large for a thread's
+    /// stack, where an allocator is (the way to a `static` is [`new`](Self::new), which is
+    /// `const`).
+    ///
+    /// ```
+    /// use pooling::Pooled;
+    ///
+    /// #[derive(Pooled)]
+    /// #[pool(size = 8192, storage = inline)]
+    /// struct Body {
+    ///     position: [f64; 3],
+    ///     velocity: [f64; 3],
+    /// }
+    ///
+    /// // 480 KiB of objects and books, none of it on the stack of this 64 KiB thread.
+    /// let mut bodies = std::thread::Builder::new()
+    ///     .stack_size(64 * 1024)
+    ///     .spawn(BodyPool::new_boxed)?
+    ///     .join()
+    ///     .unwrap();
+    /// let b = bodies.create(|b| b.velocity[0] = 1.0)?;
+    /// assert_eq!((bodies[b].velocity[0], bodies.capacity()), (1.0, 8192));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "alloc")]
+    #[must_use]
+    pub fn new_boxed() -> Box<Self> {
+        let mut pool = Box::<Self>::new_uninit();
+        // SAFETY: a box's place is valid for writes.
+        unsafe { Self::write_new(pool.as_mut_ptr()) };
+        // SAFETY: `write_new` wrote the pool whole.
+        unsafe { pool.assume_init() }
+    }
+
+    /// Writes what [`new`](Self::new) makes at `this`, in place: the slots and books are
+    /// written where they lie, never passed through the stack.
+    ///
+    /// # Safety
+    /// `this` is valid for writes and aligned; what it held is overwritten, not dropped.
+    pub(crate) const unsafe fn write_new(this: *mut Self) {
         const {
             assert!(
                 N <= limits::MAX_CAPACITY,
                 "`Inline<N, W>`: a pool holds at most `Pool::MAX_CAPACITY` objects"
             );
         }
-        Self::from_books(Books::inline())
+        // SAFETY: `this` is valid for writes (the caller's contract): the address of a field
+        // makes no reference to it.
+        let books = unsafe { &raw mut (*this).books };
+        // SAFETY: the books are valid for writes, inside `this`; `strategy` has no bytes.
+        unsafe { Books::write_inline(books) };
     }
 
     /// Builds the blank object of every slot not built yet, so that no later `create` or

@@ -320,12 +320,34 @@ pub struct InlineStack<const N: usize> {
 
 impl<const N: usize> InlineStack<N> {
     /// No slot free: an inline pool builds its slots on first use.
+    #[cfg(all(feature = "serde", feature = "alloc"))]
     pub(crate) const fn new() -> Self {
         Self {
             entries: [0; N],
             len: 0,
             floor: Floor::UNKNOWN,
         }
+    }
+
+    /// Writes an empty stack at `this`, in place: the entries are zeroed where they lie, never built on the stack first (an inline pool may be larger than a thread's
+    /// stack).
+    ///
+    /// # Safety
+    /// `this` is valid for writes and aligned; what it held is overwritten, not dropped.
+    pub(crate) const unsafe fn write_new(this: *mut Self) {
+        // SAFETY: `this` is valid for writes (the caller's contract): the address of a field
+        // makes no reference to it.
+        let entries = unsafe { &raw mut (*this).entries };
+        // SAFETY: the entries are valid for writes, and zero bytes are `N` zero entries.
+        unsafe { entries.write_bytes(0, 1) };
+        // SAFETY: as for the entries.
+        let len = unsafe { &raw mut (*this).len };
+        // SAFETY: as for the entries.
+        let floor = unsafe { &raw mut (*this).floor };
+        // SAFETY: valid for writes, and holds nothing to drop.
+        unsafe { len.write(0) };
+        // SAFETY: as for `len`.
+        unsafe { floor.write(Floor::UNKNOWN) };
     }
 }
 

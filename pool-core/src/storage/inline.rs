@@ -23,6 +23,60 @@ use core::ptr::{self, NonNull};
 /// `new()` builds nothing: a slot's blank object is built the first time the slot is needed (by
 /// `create`, `acquire` or [`prefill`](crate::Pool::prefill)), at a watermark that only rises,
 /// and reused from then on, as on the heap.
+///
+/// # Large pools
+///
+/// `new()` writes the pool in place and returns it: a pool kept on the stack takes its size of
+/// stack, and building it at most twice that (`let pool = FooPool::new();` or
+/// `Box::new(FooPool::new())`, in a debug build or a release one). A pool too large for a
+/// thread's stack goes straight into its final place, with no stack of its size at all:
+/// - in a box: [`Pool::new_boxed`](crate::Pool::new_boxed) and
+///   [`ColumnPool::new_boxed`](crate::ColumnPool::new_boxed) (with `alloc`) allocate the pool
+///   and build it there, a row at a time;
+/// - in a `static`: an inline `Pool`'s and `SyncPool`'s `new()` is `const`, so the compiler
+///   builds the pool into the program's static memory. A `SyncPool` is `Sync`, a `static` as it
+///   is; a `Pool` changes through `&mut`, so it sits behind a lock:
+///   `static POOL: Mutex<FooPool> = Mutex::new(FooPool::new());`. An inline `ColumnPool`'s
+///   `new()` runs each field's blank code for every row, which no `const fn` can: keep a boxed
+///   one in a `static` `OnceLock<Mutex<Box<FooPool>>>`, or leak one
+///   (`Box::leak(FooPool::new_boxed())` is a `&'static mut FooPool`).
+///
+/// ```
+/// use pooling::Pooled;
+/// use std::sync::Mutex;
+///
+/// #[derive(Pooled)]
+/// #[pool(size = 8192, storage = inline)]
+/// struct Body {
+///     position: [f64; 3],
+///     velocity: [f64; 3],
+/// }
+///
+/// #[derive(Pooled)]
+/// #[pool(size = 8192, storage = inline, layout = columns)]
+/// struct Spark {
+///     x: f32,
+///     vx: f32,
+/// }
+///
+/// // 480 KiB in static memory, built by the compiler: no stack at all.
+/// static BODIES: Mutex<BodyPool> = Mutex::new(BodyPool::new());
+///
+/// // A thread whose stack is smaller than either pool.
+/// let small_stack = std::thread::Builder::new().stack_size(64 * 1024);
+/// let sparks = small_stack
+///     .spawn(|| {
+///         BODIES.lock().unwrap().create(|b| b.velocity[0] = 1.0).unwrap();
+///         // 160 KiB of columns and books, built straight into the box.
+///         let mut sparks = SparkPool::new_boxed();
+///         sparks.create(|s| *s.vx = 2.0).unwrap();
+///         sparks
+///     })?
+///     .join()
+///     .unwrap();
+/// assert_eq!((sparks.len(), BODIES.lock().unwrap().len()), (1, 1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Inline<const N: usize, const W: usize>;
 
@@ -62,6 +116,33 @@ impl<T, const N: usize, const W: usize> InlineSlots<T, N, W> {
             built: 0,
             offset: 0,
         }
+    }
+
+    /// Writes what [`new`](Self::new) makes at `this`, in place: the words and bits are zeroed
+    /// where they lie and the objects left as they are (none built), never passing through the
+    /// stack (an inline pool may be larger than a thread's stack).
+    ///
+    /// # Safety
+    /// `this` is valid for writes and aligned; what it held is overwritten, not dropped.
+    pub(crate) const unsafe fn write_new(this: *mut Self) {
+        let () = Inline::<N, W>::WORDS_COVER_SLOTS;
+        // SAFETY: `this` is valid for writes (the caller's contract): the address of a field
+        // makes no reference to it.
+        let words = unsafe { &raw mut (*this).words };
+        // SAFETY: as for the words.
+        let bits = unsafe { &raw mut (*this).bits };
+        // SAFETY: as for the words.
+        let built = unsafe { &raw mut (*this).built };
+        // SAFETY: as for the words.
+        let offset = unsafe { &raw mut (*this).offset };
+        // SAFETY: valid for writes, and zero bytes are `N` zero words (no slot built).
+        unsafe { words.write_bytes(0, 1) };
+        // SAFETY: as for the words: `W` words of clear bits.
+        unsafe { bits.write_bytes(0, 1) };
+        // SAFETY: valid for writes, and holds nothing to drop.
+        unsafe { built.write(0) };
+        // SAFETY: as for `built`.
+        unsafe { offset.write(0) };
     }
 
     /// Storage with `slots` (each an object and its word) built, in order, their versions

@@ -63,22 +63,6 @@ const _: () = {
                 ),
             )
         }
-        fn blank_arrays<const N: usize>(
-            _: __pooling::PoolToken<'_, Self>,
-        ) -> <Self::Fields as __pooling::ColumnFields>::Arrays<N> {
-            (
-                ::core::array::from_fn(|_| <f32 as __pooling::Field<Self>>::blank()),
-                (
-                    ::core::array::from_fn(|_| <f32 as __pooling::Field<Self>>::blank()),
-                    (
-                        ::core::array::from_fn(|_| <Vec<
-                            (f32, f32),
-                        > as __pooling::AllocField<Self>>::blank()),
-                        (),
-                    ),
-                ),
-            )
-        }
         #[inline]
         fn row<'a>(
             (x, (vx, (trail, ()))): <Self::Fields as __pooling::ColumnFields>::Ref<'a>,

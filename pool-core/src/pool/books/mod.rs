@@ -59,13 +59,25 @@ impl<T: Pooled> Books<T, crate::Heap> {
 }
 
 impl<T, const N: usize, const W: usize> Books<T, Inline<N, W>> {
-    /// No slot built yet.
-    pub(crate) const fn inline() -> Self {
-        Self {
-            slots: InlineSlots::new(),
-            free: InlineStack::new(),
-            counts: Counts::new(),
-        }
+    /// Writes books with no slot built yet at `this`, in place, never passing the slots
+    /// through the stack.
+    ///
+    /// # Safety
+    /// `this` is valid for writes and aligned; what it held is overwritten, not dropped.
+    pub(crate) const unsafe fn write_inline(this: *mut Self) {
+        // SAFETY: `this` is valid for writes (the caller's contract): the address of a field
+        // makes no reference to it.
+        let slots = unsafe { &raw mut (*this).slots };
+        // SAFETY: as for the slots.
+        let free = unsafe { &raw mut (*this).free };
+        // SAFETY: as for the slots.
+        let counts = unsafe { &raw mut (*this).counts };
+        // SAFETY: each part is valid for writes, inside `this`.
+        unsafe { InlineSlots::write_new(slots) };
+        // SAFETY: as for the slots.
+        unsafe { InlineStack::write_new(free) };
+        // SAFETY: as for the slots; the counts hold nothing to drop.
+        unsafe { counts.write(Counts::new()) };
     }
 }
 
