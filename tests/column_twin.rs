@@ -12,7 +12,7 @@ use model::Op;
 
 #[test]
 fn column_pools_match_their_twins_on_random_operations() {
-    let (seeds, steps) = if cfg!(miri) { (2, 60) } else { (64, 400) };
+    let (seeds, steps) = if cfg!(miri) { (2, 40) } else { (64, 400) };
     for which in 0..4 {
         for seed in 0..seeds {
             let mut rng = fastrand::Rng::with_seed(seed);
