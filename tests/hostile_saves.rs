@@ -523,14 +523,8 @@ fn a_column_save_with_more_rows_than_live_slots_is_refused_within_its_input() {
     assert_eq!(&whole[books.len()..], [1, 0x87, 0x02]);
     // Under Miri, 600 rows: still 5 MB of pages against a bound of 70 KB.
     let rows: u32 = if cfg!(miri) { 600 } else { 40_000 };
-    let mut save = books.to_vec();
-    // The count as a varint, seven bits a byte, the lowest first.
-    let mut count = rows;
-    while count >= 0x80 {
-        save.push(count as u8 | 0x80);
-        count >>= 7;
-    }
-    save.push(count as u8);
+    // The count as postcard writes a length: a varint, seven bits a byte, the lowest first.
+    let mut save = [books, &postcard::to_allocvec(&rows).unwrap()].concat();
     for _ in 0..rows {
         save.extend([0x87, 0x02]);
     }
