@@ -4,9 +4,11 @@
 //!
 //! - `objects/<live %>`: the 6-field ballistic kernel (`vy -= g dt; vx, vz *= drag;
 //!   x += vx dt` ...) through the default layout's `values_mut().for_each` and `iter_mut()`'s,
-//!   against a `Vec` of the live objects (`iter_mut().for_each`), slab's and slotmap's;
+//!   and over whole groups of 64 slots (`groups_mut`, free ones included), against a `Vec` of
+//!   the live objects (`iter_mut().for_each`), slab's and slotmap's;
 //! - `columns/<live %>`: the same kernel over a column pool through `runs_mut` (a slice
-//!   kernel) and through its rows (`values_mut().for_each`), against `soa_derive` holding the live
+//!   kernel), `groups_mut` (the slice kernel over whole groups of 64 slots, free ones included)
+//!   and through its rows (`values_mut().for_each`), against `soa_derive` holding the live
 //!   objects (the same slice kernel) and the `Vec`;
 //! - `retain/<live %>`: the kernel and a test (`age += dt; age < life`, which keeps every
 //!   object) in one `retain`, against `values_mut().for_each` of the kernel then a `retain` of
@@ -311,6 +313,33 @@ fn columns_runs_kernel(pool: &mut ShellColumnsPool) {
     }
 }
 
+/// The same slice kernel over each group of 64 slots of a column pool, free ones included (the
+/// kernel path for plain types): no mask, as the kernel only updates.
+#[inline(never)]
+fn columns_groups_kernel(pool: &mut ShellColumnsPool) {
+    for (_, group) in pool.groups_mut() {
+        let n = group.x.len();
+        let (x, y, z) = (&mut group.x[..n], &mut group.y[..n], &mut group.z[..n]);
+        let (vx, vy, vz) = (&mut group.vx[..n], &mut group.vy[..n], &mut group.vz[..n]);
+        for i in 0..n {
+            vy[i] -= G * DT;
+            vx[i] *= DRAG;
+            vz[i] *= DRAG;
+            x[i] += vx[i] * DT;
+            y[i] += vy[i] * DT;
+            z[i] += vz[i] * DT;
+        }
+    }
+}
+
+/// The kernel over each group of 64 slots of a pool, free ones included.
+#[inline(never)]
+fn pool_groups_kernel(pool: &mut ShellPool) {
+    for (_, group) in pool.groups_mut() {
+        group.iter_mut().for_each(Shell::kernel);
+    }
+}
+
 /// The kernel on a column pool's row: a reference to each field.
 #[inline]
 fn row_kernel(s: &mut ShellColumnsMut<'_>) {
@@ -438,6 +467,16 @@ fn check() {
             columns_rows_kernel(&mut p.columns);
         }
         p.assert_same("for");
+        let mut p = peers(live, f32::INFINITY);
+        for _ in 0..3 {
+            vec_kernel(&mut p.vec);
+            soa_kernel(&mut p.soa);
+            slab_kernel(&mut p.slab);
+            slotmap_kernel(&mut p.slotmap);
+            pool_groups_kernel(&mut p.pool);
+            columns_groups_kernel(&mut p.columns);
+        }
+        p.assert_same("groups_mut");
 
         // `retain` with a life of `LIFE`: after three passes, those aged 97 and up are gone.
         let mut p = peers(live, LIFE);
@@ -521,6 +560,13 @@ fn updates(c: &mut Criterion) {
             &mut p.pool,
             pool_for_kernel,
         );
+        bench(
+            &mut group,
+            "pooling_groups_mut",
+            live,
+            &mut p.pool,
+            pool_groups_kernel,
+        );
         bench(&mut group, "slab", live, &mut p.slab, slab_kernel);
         bench(&mut group, "slotmap", live, &mut p.slotmap, slotmap_kernel);
         group.finish();
@@ -536,6 +582,13 @@ fn updates(c: &mut Criterion) {
             live,
             &mut p.columns,
             columns_runs_kernel,
+        );
+        bench(
+            &mut group,
+            "pooling_groups_mut",
+            live,
+            &mut p.columns,
+            columns_groups_kernel,
         );
         bench(
             &mut group,

@@ -9,14 +9,15 @@
 ))]
 pub use pool_core::OwnedSyncLease;
 pub use pool_core::{
-    CloneFields, ColumnEvictable, ColumnFields, ColumnIter, ColumnIterMut, ColumnLease,
-    ColumnLender, ColumnLenderIter, ColumnLenderValues, ColumnPool, ColumnRuns, ColumnRunsMut,
-    ColumnStorage, ColumnValues, ColumnValuesMut, Columnar,
+    CloneFields, ColumnEvictable, ColumnFields, ColumnGroupsMut, ColumnIter, ColumnIterMut,
+    ColumnLease, ColumnLender, ColumnLenderIter, ColumnLenderValues, ColumnPool, ColumnRuns,
+    ColumnRunsMut, ColumnStorage, ColumnValues, ColumnValuesMut, Columnar,
 };
 pub use pool_core::{
-    Evict, Evictable, Fail, Grow, Handle, Heap, Importance, Inline, Iter, IterMut, Lease, Lender,
-    LenderIter, LenderValues, Panic, Pool, PoolFull, PoolToken, Pooled, Reset, Runs, RunsMut,
-    StaleHandle, Stats, Storage, ThisThreadOnly, TotalOrder, Values, ValuesMut,
+    Evict, Evictable, Fail, GroupsMut, Grow, Handle, Heap, Importance, Inline, Iter, IterMut,
+    Lease, Lender, LenderIter, LenderValues, Panic, PlainFields, Pool, PoolFull, PoolToken, Pooled,
+    Reset, Runs, RunsMut, StaleHandle, Stats, Storage, ThisThreadOnly, TotalOrder, Values,
+    ValuesMut,
 };
 #[cfg(all(feature = "alloc", feature = "serde"))]
 pub use pool_core::{LoadFields, SaveFields};

@@ -64,15 +64,16 @@ pub mod __private;
 #[doc(hidden)]
 pub use crate::columns::ColumnStore;
 pub use crate::columns::{
-    CloneFields, ColumnEvictable, ColumnFields, ColumnIter, ColumnIterMut, ColumnLease,
-    ColumnLender, ColumnLenderIter, ColumnLenderValues, ColumnPool, ColumnRuns, ColumnRunsMut,
-    ColumnStorage, ColumnValues, ColumnValuesMut, Columnar,
+    CloneFields, ColumnEvictable, ColumnFields, ColumnGroupsMut, ColumnIter, ColumnIterMut,
+    ColumnLease, ColumnLender, ColumnLenderIter, ColumnLenderValues, ColumnPool, ColumnRuns,
+    ColumnRunsMut, ColumnStorage, ColumnValues, ColumnValuesMut, Columnar,
 };
 #[cfg(all(feature = "alloc", feature = "serde"))]
 pub use crate::columns::{LoadFields, SaveFields};
 pub use crate::error::{PoolFull, StaleHandle};
 pub use crate::order::{Importance, TotalOrder};
 pub use crate::pool::Pool;
+pub use crate::pool::groups::GroupsMut;
 pub use crate::pool::iter::{Iter, IterMut, Values, ValuesMut};
 pub use crate::pool::lease::Lease;
 pub use crate::pool::lender::{Lender, LenderIter, LenderValues};
@@ -81,7 +82,7 @@ pub use crate::pool::one_thread::ThisThreadOnly;
 pub use crate::pool::par::{ParIter, ParIterMut, ParValues, ParValuesMut};
 pub use crate::pool::runs::{Runs, RunsMut};
 pub use crate::pool::stats::Stats;
-pub use crate::pooled::{Evictable, PoolToken, Pooled};
+pub use crate::pooled::{Evictable, PlainFields, PoolToken, Pooled};
 pub use crate::reset::Reset;
 pub use crate::slot::handle::Handle;
 pub use crate::storage::{Heap, Inline, Storage};

@@ -100,3 +100,24 @@ pub(crate) fn token<'a, T>() -> PoolToken<'a, T> {
         object: PhantomData,
     }
 }
+
+/// A pooled type a kernel may write in a free slot of: every field is plain data (`Copy`) that
+/// the next `create` resets anyway, so what a kernel leaves in a free slot never shows in an
+/// object. It is what [`Pool::groups_mut`](crate::Pool::groups_mut) and
+/// [`ColumnPool::groups_mut`](crate::ColumnPool::groups_mut) require, to hand out whole groups
+/// of slots, free ones included.
+///
+/// `#[derive(Pooled)]` implements it for a struct whose fields are each `Copy` and reset at
+/// reuse: reset by its type's `Reset` (numbers, `bool`, arrays of them...) or by
+/// `#[pool(reset = <value>)]`. It does not for a field marked `#[pool(keep)]` or
+/// `#[pool(reset_with = <fn>)]` (reuse leaves it as it was), nor one that owns something (a
+/// `Vec`: a push in a free slot would keep its capacity and contents), nor for an enum.
+/// Implementing it by hand promises the same: that after any writes to a free slot's fields,
+/// [`Pooled::reset_at_reuse`] (or [`Columnar::reset_at_reuse`](crate::Columnar::reset_at_reuse))
+/// leaves the object as a release and a reuse of a live object holding those values would.
+#[diagnostic::on_unimplemented(
+    message = "a kernel may not write in the free slots of `{Self}`: a field is kept across reuse",
+    label = "`{Self}` does not implement `pooling::PlainFields`",
+    note = "`groups_mut` needs every field plain data (`Copy`) that reuse resets: no `#[pool(keep)]` nor `#[pool(reset_with = ...)]` field, and no enum; use `runs_mut` or `values_mut` for this type"
+)]
+pub trait PlainFields {}

@@ -17,6 +17,7 @@ pub use crate::missing::LendsThroughItsLender;
 #[cfg(not(feature = "alloc"))]
 pub use crate::missing::heap;
 pub use crate::missing::lending;
+// The kernel path's methods, so that a compile error names them by this path.
 #[cfg(not(feature = "rayon"))]
 pub use crate::missing::parallel;
 #[cfg(all(
@@ -27,13 +28,15 @@ pub use crate::missing::parallel;
 pub use crate::missing::waiting;
 #[cfg(not(feature = "rayon"))]
 pub use crate::missing::{MissingFeature, RayonFeature};
+pub use crate::pool::groups;
 pub use crate::reset::field::{
     AllocField, BorrowedField, DefaultField, Field, PointerField, SharedField, StdField,
     UnblankField,
 };
 pub use crate::{ColumnEvictable, ColumnFields, ColumnPool, Columnar};
 pub use crate::{
-    Evict, Evictable, Fail, Grow, Handle, Importance, Panic, Pool, PoolToken, Pooled, Reset,
+    Evict, Evictable, Fail, Grow, Handle, Importance, Panic, PlainFields, Pool, PoolToken, Pooled,
+    Reset,
 };
 
 /// Applies an `evict_by` measure, which may be a path or a closure whose parameter type is

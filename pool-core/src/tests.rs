@@ -2,8 +2,8 @@
 //! the derive.
 
 use crate::{
-    Evict, Evictable, Fail, Grow, Handle, Importance, Pool, PoolFull, PoolToken, Pooled,
-    StaleHandle,
+    Evict, Evictable, Fail, Grow, Handle, Importance, PlainFields, Pool, PoolFull, PoolToken,
+    Pooled, StaleHandle,
 };
 use alloc::rc::Rc;
 use alloc::vec::Vec;
@@ -854,4 +854,58 @@ fn an_inline_pool_drops_and_clones_only_its_built_slots() {
     drop(pool);
     drop(copy);
     assert_eq!(Rc::strong_count(&shared), 1);
+}
+
+/// Plain data only, which reuse resets: a kernel may write in its free slots.
+struct Dust(u32);
+
+impl Pooled for Dust {
+    const SIZE: usize = 100;
+    const RESETS_AT_RELEASE: bool = false;
+    type Strategy = Grow<300>;
+
+    fn blank(_: PoolToken<'_, Self>) -> Self {
+        Dust(0)
+    }
+
+    fn reset_at_release(&mut self) {}
+
+    fn reset_at_reuse(&mut self) {
+        self.0 = 0;
+    }
+}
+
+impl PlainFields for Dust {}
+
+#[test]
+fn groups_hand_out_each_word_with_a_live_slot_whole_and_reuse_resets_what_free_slots_got() {
+    let mut pool = Pool::<Dust>::new();
+    let handles: Vec<_> = (1..=250)
+        .map(|v| pool.create(|d| d.0 = v).unwrap())
+        .collect();
+    for (at, &handle) in handles.iter().enumerate() {
+        if at % 3 == 0 || (64..128).contains(&at) {
+            pool.release(handle).unwrap();
+        }
+    }
+    let (mut seen, mut lens) = (Vec::new(), Vec::new());
+    for (live, group) in pool.groups_mut() {
+        lens.push(group.len());
+        for (i, dust) in group.iter_mut().enumerate() {
+            if live >> i & 1 == 1 {
+                seen.push(dust.0);
+            } else {
+                dust.0 = u32::MAX;
+            }
+        }
+    }
+    let values: Vec<u32> = pool.values().map(|d| d.0).collect();
+    assert_eq!(seen, values, "the masks' live slots are the live objects");
+    // [0, 64), then the grown chunk's from its start, 100: [64, 100) is all free and [292,
+    // 300) never used.
+    assert_eq!((lens.as_slice(), pool.capacity()), (&[64; 4][..], 300));
+    while let Ok(handle) = pool.create(|_| {}) {
+        assert_eq!(pool.get(handle).unwrap().0, 0, "a reused slot is blank");
+    }
+    assert_eq!(pool.len(), 300);
 }

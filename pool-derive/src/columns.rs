@@ -5,7 +5,7 @@
 
 use crate::ast::{Field, Input};
 use crate::config::{Pool, Strategy};
-use crate::pool_type;
+use crate::{expand, pool_type};
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -29,6 +29,7 @@ pub(crate) fn expand(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> To
         Strategy::Refuse(_) | Strategy::Grow(_) => None,
     };
     let storage = pool_type::storage(&krate, pool).map(|(storage, _)| quote!(, #storage));
+    let plain = expand::plain_fields(input, fields, None);
     quote! {
         #[doc = #pool_doc]
         #vis type #name = #krate::ColumnPool<#ident, #strategy #storage>;
@@ -49,6 +50,8 @@ pub(crate) fn expand(input: &Input<'_>, fields: &[Field<'_>], pool: &Pool) -> To
             }
 
             #columnar
+
+            #plain
 
             #evictable
         };

@@ -76,8 +76,14 @@ fn impl_pooled(input: &Input<'_>, shape: &Shape<'_>, pool: &Pool) -> TokenStream
         }
         Shape::Enum { .. } => TokenStream::new(),
     };
+    let plain = match shape {
+        Shape::Struct(fields) => plain_fields(input, fields, where_clause.as_ref()),
+        Shape::Enum { .. } => TokenStream::new(),
+    };
     let pooled_impl = quote! {
         #(#checks)*
+
+        #plain
 
         #[automatically_derived]
         impl #impl_generics #private::Pooled for #ident #ty_generics #where_clause {
@@ -103,6 +109,39 @@ fn impl_pooled(input: &Input<'_>, shape: &Shape<'_>, pool: &Pool) -> TokenStream
         }
     };
     pool_type::expand(input, pool, &pooled_impl, where_clause.as_ref())
+}
+
+/// `PlainFields` for a struct whose every field reuse resets, on the condition that each is
+/// `Copy` (a bound over a lifetime, so that a field type that is not is no error here, only
+/// where `PlainFields` is needed); nothing if a field is `keep` or `reset_with`.
+pub(crate) fn plain_fields(
+    input: &Input<'_>,
+    fields: &[Field<'_>],
+    where_clause: Option<&syn::WhereClause>,
+) -> TokenStream {
+    if !fields.iter().all(Field::reset_at_reuse_if_plain) {
+        return TokenStream::new();
+    }
+    let private = Input::private();
+    let ident = &input.node.ident;
+    let (impl_generics, ty_generics, _) = input.node.generics.split_for_impl();
+    let bounds = where_clause
+        .map(|clause| &clause.predicates)
+        .into_iter()
+        .flatten();
+    // Spanned on each field's type, so that a field that is not `Copy` is the one named.
+    let copy = fields.iter().map(|field| {
+        let ty = field.ty;
+        quote_spanned!(ty.span()=> for<'__pooled> #ty: ::core::marker::Copy)
+    });
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #private::PlainFields for #ident #ty_generics
+        where
+            #(#bounds,)*
+            #(#copy,)*
+        {}
+    }
 }
 
 fn max_check(max: &Count, size: &Count) -> TokenStream {

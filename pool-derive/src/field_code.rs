@@ -103,6 +103,12 @@ impl Field<'_> {
         }
     }
 
+    /// Whether reuse rewrites the field when its type is plain data (`Copy`): not for `keep`
+    /// and `reset_with` fields, which reuse leaves as they were.
+    pub(crate) fn reset_at_reuse_if_plain(&self) -> bool {
+        matches!(self.reset, FieldReset::Reset | FieldReset::Value(_))
+    }
+
     fn reset_half(&self, private: &TokenStream, method: &str, place: &TokenStream) -> TokenStream {
         let reset = self.reset_call(private, method);
         quote!(#reset(&mut #place);)

@@ -47,7 +47,7 @@ pub use evict::ColumnEvictable;
 pub use fields::{CloneFields, ColumnFields};
 pub use lease::ColumnLease;
 pub use lender::{ColumnLender, ColumnLenderIter, ColumnLenderValues};
-pub use runs::{ColumnRuns, ColumnRunsMut};
+pub use runs::{ColumnGroupsMut, ColumnRuns, ColumnRunsMut};
 #[cfg(all(feature = "serde", feature = "alloc"))]
 pub use save::{LoadFields, SaveFields};
 pub use scan::{ColumnIter, ColumnIterMut, ColumnValues, ColumnValuesMut};

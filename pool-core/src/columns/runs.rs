@@ -5,7 +5,7 @@
 use super::rows::{Rows, RowsMut};
 use super::store::{GrownRows, GrownRowsMut, GrownSets};
 use super::{Columnar, Row};
-use crate::slot::walk::{Chunk, Strip, Walk};
+use crate::slot::walk::{Chunk, Groups, Strip, Walk};
 use crate::storage::Chunks;
 use core::iter::FusedIterator;
 
@@ -93,3 +93,21 @@ impl<'a, P: Columnar + 'a> Iterator for ColumnRunsMut<'a, P> {
 }
 
 impl<'a, P: Columnar + 'a> FusedIterator for ColumnRunsMut<'a, P> {}
+
+/// A column pool's groups of 64 slots, live and free alike, each with its occupancy word: a
+/// mutable slice of each column for each group with a live slot, in slot order; see
+/// [`ColumnPool::groups_mut`](crate::ColumnPool::groups_mut).
+pub struct ColumnGroupsMut<'a, P: Columnar + 'a>(pub(crate) Groups<RowWalkMut<'a, P>>);
+
+impl<'a, P: Columnar + 'a> Iterator for ColumnGroupsMut<'a, P> {
+    type Item = (u64, P::SlicesMut<'a>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0
+            .next()
+            .map(|(live, group)| (live, P::slices_mut(group)))
+    }
+}
+
+impl<'a, P: Columnar + 'a> FusedIterator for ColumnGroupsMut<'a, P> {}

@@ -35,7 +35,7 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
         Walk::new(first, rest)
     }
 
-    fn walk_mut(&mut self) -> RowWalkMut<'_, P> {
+    pub(crate) fn walk_mut(&mut self) -> RowWalkMut<'_, P> {
         let SetRowsMut { first, grown } = self.columns.sets_mut();
         let (first, rest) = chunks(self.keys.books().chunks(), first, grown);
         Walk::new(first, rest)

@@ -3,7 +3,7 @@
 
 use super::set::ColumnSet;
 use super::{ColumnPool, Columnar};
-use crate::{Grow, Handle, PoolToken};
+use crate::{Grow, Handle, PlainFields, PoolToken};
 use alloc::vec::Vec;
 
 /// One `u32` field, kept as a column.
@@ -58,6 +58,8 @@ impl Columnar for Cell {
         *row.0 = 0;
     }
 }
+
+impl PlainFields for Cell {}
 
 type CellPool = ColumnPool<Cell>;
 
@@ -130,5 +132,40 @@ mod par {
             by_get(&pool, &handles),
             [1000, 1001, 1004, 1005, 1006, 1007]
         );
+    }
+}
+
+#[test]
+fn groups_hand_out_each_word_with_a_live_row_whole_and_reuse_resets_what_free_rows_got() {
+    let mut pool = CellPool::new();
+    let handles: Vec<_> = (1..=60)
+        .map(|v| pool.create(|c| *c.0 = v).unwrap())
+        .collect();
+    for &handle in handles.iter().step_by(3) {
+        pool.release(handle).unwrap();
+    }
+    let (mut seen, mut rows) = (Vec::new(), 0);
+    for (live, (group, ())) in pool.groups_mut() {
+        rows += group.len();
+        for (i, value) in group.iter_mut().enumerate() {
+            if live >> i & 1 == 1 {
+                seen.push(*value);
+            } else {
+                *value = u32::MAX;
+            }
+        }
+    }
+    assert_eq!(
+        seen,
+        by_get(&pool, &handles),
+        "the masks' live rows are the live objects"
+    );
+    assert_eq!(
+        rows,
+        pool.capacity(),
+        "every chunk's rows, each in its groups"
+    );
+    while let Ok(handle) = pool.create(|_| {}) {
+        assert_eq!(*pool.get(handle).unwrap().0, 0, "a reused row is blank");
     }
 }

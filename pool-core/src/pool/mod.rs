@@ -5,6 +5,7 @@ mod api;
 pub(crate) mod books;
 mod clone;
 mod disjoint;
+pub mod groups;
 pub(crate) mod index;
 pub(crate) mod iter;
 pub(crate) mod lease;

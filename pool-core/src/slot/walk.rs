@@ -450,9 +450,38 @@ impl<'a, S: Strip<'a>, C: Iterator<Item = Chunk<'a, S>>> Walk<'a, S, C> {
     }
 }
 
+/// A walk's groups: each occupancy word with a live slot, with all the slots it covers (64, fewer
+/// at a chunk's end), live and free alike, for kernels that run over free slots too.
+pub(crate) struct Groups<W>(W);
+
+impl<'a, S: Strip<'a>, C: Iterator<Item = Chunk<'a, S>>> Groups<Walk<'a, S, C>> {
+    /// The groups of a walk nothing was taken from yet.
+    #[inline]
+    pub(crate) fn new(walk: Walk<'a, S, C>) -> Self {
+        debug_assert!(walk.bits.first().is_none_or(|&whole| whole == walk.word));
+        Self(walk)
+    }
+
+    /// The next word with a live slot, and its group's slots.
+    #[inline]
+    pub(crate) fn next(&mut self) -> Option<(u64, S::Run)> {
+        let walk = &mut self.0;
+        while walk.word == 0 {
+            walk.next_word()?;
+        }
+        // Cleared, so that the next call moves past this group.
+        let live = core::mem::take(&mut walk.word);
+        let len = walk.strip.len().min(BITS);
+        // SAFETY: the strip starts at the word's first slot and `len` is at most its length;
+        // every slot of a chunk holds an object, live or free (`Part`'s invariant), and each
+        // group is handed out once, its word cleared as it is.
+        Some((live, unsafe { walk.strip.run(0, len) }))
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Chunk, Objects, Strip, Walk, fold};
+    use super::{Chunk, Groups, Objects, Strip, Walk, fold};
     use alloc::vec::Vec;
     use core::iter;
 
@@ -550,6 +579,18 @@ mod tests {
                     .all(|w| w[0].last().unwrap() + 1 < w[1][0] || starts.contains(&w[1][0])),
                 "runs end at a clear bit or a chunk's end: {all:x?}"
             );
+
+            // Groups: each word with a bit set, with its 64 slots (fewer at a chunk's end).
+            let mut groups = Groups::new(walk(&all, &slots, &words));
+            let by_group: Vec<(u64, &[usize])> = iter::from_fn(|| groups.next()).collect();
+            let mut whole = Vec::new();
+            for ((at, len), bits) in chunks(&all, &slots).into_iter().zip(&all) {
+                for (k, &word) in bits.iter().enumerate().filter(|&(_, &word)| word != 0) {
+                    let from = at + k * 64;
+                    whole.push((word, &slots[from..(from + 64).min(at + len)]));
+                }
+            }
+            assert_eq!(by_group, whole, "{all:x?}");
 
             for taken in [0, 1, 63, 64, 65, expected.len()] {
                 let mut walk = walk(&all, &slots, &words);

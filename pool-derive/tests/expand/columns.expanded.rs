@@ -119,4 +119,11 @@ const _: () = {
             > as __pooling::AllocField<Self>>::reset_if_plain(&mut *row.trail);
         }
     }
+    #[automatically_derived]
+    impl __pooling::PlainFields for Particle
+    where
+        for<'__pooled> f32: ::core::marker::Copy,
+        for<'__pooled> f32: ::core::marker::Copy,
+        for<'__pooled> Vec<(f32, f32)>: ::core::marker::Copy,
+    {}
 };

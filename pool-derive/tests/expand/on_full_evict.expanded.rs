@@ -9,6 +9,12 @@ const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
     ::pooling::__require_heap!();
     #[automatically_derived]
+    impl __pooling::PlainFields for Voice
+    where
+        for<'__pooled> f32: ::core::marker::Copy,
+        for<'__pooled> Option<Rc<Sample>>: ::core::marker::Copy,
+    {}
+    #[automatically_derived]
     impl __pooling::Pooled for Voice {
         const SIZE: usize = 16;
         const NAME: &'static str = "VoicePool";

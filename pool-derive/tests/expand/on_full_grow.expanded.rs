@@ -13,6 +13,11 @@ const _: () = {
         "`max` is below `size`: a growing pool starts with `size` slots and grows up to `max`",
     );
     #[automatically_derived]
+    impl __pooling::PlainFields for Enemy
+    where
+        for<'__pooled> u32: ::core::marker::Copy,
+    {}
+    #[automatically_derived]
     impl __pooling::Pooled for Enemy {
         const SIZE: usize = 32;
         const NAME: &'static str = "EnemyPool";

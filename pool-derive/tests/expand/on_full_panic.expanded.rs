@@ -9,6 +9,11 @@ const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
     ::pooling::__require_heap!();
     #[automatically_derived]
+    impl __pooling::PlainFields for Boss
+    where
+        for<'__pooled> u32: ::core::marker::Copy,
+    {}
+    #[automatically_derived]
     impl __pooling::Pooled for Boss {
         const SIZE: usize = 2;
         const NAME: &'static str = "BossPool";

@@ -9,6 +9,15 @@ const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
     ::pooling::__require_heap!();
     #[automatically_derived]
+    impl __pooling::PlainFields for Particle
+    where
+        for<'__pooled> u32: ::core::marker::Copy,
+        for<'__pooled> f64: ::core::marker::Copy,
+        for<'__pooled> f64: ::core::marker::Copy,
+        for<'__pooled> Vec<(f64, f64)>: ::core::marker::Copy,
+        for<'__pooled> Option<Rc<Emitter>>: ::core::marker::Copy,
+    {}
+    #[automatically_derived]
     impl __pooling::Pooled for Particle {
         const SIZE: usize = 256;
         const NAME: &'static str = "ParticlePool";

@@ -9,6 +9,11 @@ const _: () = {
     my_engine::pooling::__require_pooling_not_pool_core!();
     my_engine::pooling::__require_heap!();
     #[automatically_derived]
+    impl __pooling::PlainFields for Spark
+    where
+        for<'__pooled> u32: ::core::marker::Copy,
+    {}
+    #[automatically_derived]
     impl __pooling::Pooled for Spark {
         const SIZE: usize = 8;
         const NAME: &'static str = "Sparks";

@@ -8,6 +8,12 @@ const _: () = {
     use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
     #[automatically_derived]
+    impl __pooling::PlainFields for Voice
+    where
+        for<'__pooled> u32: ::core::marker::Copy,
+        for<'__pooled> [i16; 32]: ::core::marker::Copy,
+    {}
+    #[automatically_derived]
     impl __pooling::Pooled for Voice {
         const SIZE: usize = 100;
         const NAME: &'static str = "VoicePool";

@@ -8,6 +8,12 @@ const _: () = {
     use ::pooling::__private as __pooling;
     ::pooling::__require_pooling_not_pool_core!();
     #[automatically_derived]
+    impl __pooling::PlainFields for Job
+    where
+        for<'__pooled> u64: ::core::marker::Copy,
+        for<'__pooled> Vec<u8>: ::core::marker::Copy,
+    {}
+    #[automatically_derived]
     impl __pooling::Pooled for Job {
         const SIZE: usize = 64;
         const NAME: &'static str = "JobPool";

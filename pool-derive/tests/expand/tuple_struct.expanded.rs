@@ -9,6 +9,12 @@ const _: () = {
     ::pooling::__require_pooling_not_pool_core!();
     ::pooling::__require_heap!();
     #[automatically_derived]
+    impl __pooling::PlainFields for Pair
+    where
+        for<'__pooled> u32: ::core::marker::Copy,
+        for<'__pooled> u8: ::core::marker::Copy,
+    {}
+    #[automatically_derived]
     impl __pooling::Pooled for Pair {
         const SIZE: usize = 4;
         const NAME: &'static str = "PairPool";
