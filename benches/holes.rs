@@ -688,11 +688,11 @@ const ROWS: [Row; 14] = [
     ("objects/vec_for_each", "objects/vec_for_each", |p| {
         vec_kernel(&mut p.vec);
     }),
-    ("objects/pooling_values_mut", "objects/vec_for_each", |p| {
-        pool_values_kernel(&mut p.pool);
-    }),
     ("objects/pooling_iter_mut", "objects/vec_for_each", |p| {
         pool_iter_kernel(&mut p.pool);
+    }),
+    ("objects/pooling_values_mut", "objects/vec_for_each", |p| {
+        pool_values_kernel(&mut p.pool);
     }),
     ("objects/pooling_groups_mut", "objects/vec_for_each", |p| {
         pool_groups_kernel(&mut p.pool);
@@ -737,21 +737,26 @@ const ROWS: [Row; 14] = [
     ),
 ];
 
-/// The interleaved mode (`HOLES_TRIALS=N`): each trial times one call of every row (after an
-/// untimed one), in an order rotated from trial to trial, so that a machine whose load changes slows every row of
-/// a trial alike; a row's figure is the median over the trials of its time over its peer's in
-/// the same trial (with the quartiles), which criterion's one-row-after-another runs cannot give
-/// on a shared machine.
+/// The interleaved mode (`HOLES_TRIALS=N`): each trial times one call of every row (after three
+/// untimed ones), in an order shuffled from trial to trial, so that a machine whose load
+/// changes slows every row of a trial alike and no row always follows the same one (the row
+/// after another's objects runs slower, even warmed). A row's figure is the median over the
+/// trials of its time over its peer's in the same trial, with the quartiles: what criterion's
+/// runs of one row after another cannot give on a shared machine.
 fn interleaved(trials: usize) {
     for live in LIVE {
         let mut p = peers(live, f32::INFINITY);
         let mut times = vec![Vec::with_capacity(trials); ROWS.len()];
+        let mut order: Vec<usize> = (0..ROWS.len()).collect();
+        let mut rng = fastrand::Rng::with_seed(pooling_benches::SEED);
         for trial in 0..trials + 3 {
-            for k in 0..ROWS.len() {
-                let at = (k + trial) % ROWS.len();
+            rng.shuffle(&mut order);
+            for &at in &order {
                 // Warm, as in criterion's runs of one row: the objects in cache as far as
-                // they fit.
-                (ROWS[at].2)(black_box(&mut p));
+                // they fit (one call leaves part of them out).
+                for _ in 0..3 {
+                    (ROWS[at].2)(black_box(&mut p));
+                }
                 let start = std::time::Instant::now();
                 (ROWS[at].2)(black_box(&mut p));
                 let took = start.elapsed().as_secs_f64();
