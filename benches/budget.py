@@ -11,7 +11,7 @@ pooling's figure to a peer's from the same run: pooling may take at most `over` 
 operation more than that peer (a negative `over`: at least that many fewer), so that a change of
 compiler or code layout that moves every peer alike moves the budget with them; and a lease
 through a fresh lender at most `over_create_release.lease` times a create and a release of the
-same pool. Prints the table of every peer's figures and exits 1 if pooling exceeds a budget.
+same pool, and a column kernel over `groups_mut` at most `over_soa.kernel_90` times soa_derive's. Prints the table of every peer's figures and exits 1 if pooling exceeds a budget.
 Python 3.11 stdlib only.
 """
 
@@ -38,6 +38,9 @@ WORKLOADS = {
 }
 # Operations of the `lease` case, which budgets.toml ties to create and release.
 LEASES = 1024
+# Live objects of the `kernel_90` case (of 10,000 slots), which budgets.toml ties to soa_derive
+# holding them.
+KERNEL_LIVE = 9_000
 
 
 def instructions(path: Path) -> dict[tuple[str, str], int]:
@@ -95,6 +98,19 @@ def main() -> int:
     )
     if ratio > allowed:
         failures.append(f"lease: {ratio:.2f} x create and release, over the {allowed} x allowed")
+    # A column pool's kernel over `groups_mut` at 90 % live against soa_derive holding the live
+    # objects (benches/callgrind.rs, `kernel_90`).
+    groups, soa = (
+        (counts[("kernel_90", case)] - counts[("kernel_90", f"{case}_base")]) / KERNEL_LIVE
+        for case in ("groups", "soa")
+    )
+    ratio, allowed = groups / soa, table["over_soa"]["kernel_90"]
+    print(
+        f"a column kernel over groups_mut at 90 % live: {groups:.2f} instructions a live object, "
+        f"{ratio:.2f} x soa_derive's ({soa:.2f}); allowed {allowed} x"
+    )
+    if ratio > allowed:
+        failures.append(f"kernel_90: {ratio:.2f} x soa_derive, over the {allowed} x allowed")
     for failure in failures:
         print(f"budget exceeded: {failure}", file=sys.stderr)
     if not failures:

@@ -1,8 +1,10 @@
 //! Instruction counts under callgrind (gungraun): the churn step (of the 40-byte particle, and
 //! of a 24-byte object), get, iteration at 10/50/90 %,
 //! the particle frame and heavy reuse, for pooling, slab, `SlotMap` and `DenseSlotMap`, on the
-//! same generic loops as the criterion benches (`workload`); and pooling's lease through a
-//! fresh lender beside its create and release (`lease`, as benches/lender.rs).
+//! same generic loops as the criterion benches (`workload`); pooling's lease through a
+//! fresh lender beside its create and release (`lease`, as benches/lender.rs); and a column
+//! pool's kernel over `groups_mut` at 90 % live beside soa_derive holding the live objects
+//! (`kernel_90`, as benches/holes.rs).
 //!
 //! Every peer's container is built, warmed up and checked in `setup` (not counted), which hands
 //! the benchmark a closure that runs the loop. Each case runs twice: `<peer>` runs the workload,
@@ -16,6 +18,7 @@
 //! ```
 
 use gungraun::{library_benchmark, library_benchmark_group, main};
+use pooling::Pooled;
 use pooling_benches::particle::{Heavy, HeavyPool, NAMES, Owner, ParticlePool};
 use pooling_benches::reuse::Recycling;
 use pooling_benches::small::{self, Mote, MotePool, SmallPeer};
@@ -24,6 +27,7 @@ use pooling_benches::{
     Release, Reuse, workload,
 };
 use slotmap::{DenseSlotMap, SlotMap};
+use soa_derive::StructOfArray;
 use std::hint::black_box;
 use std::rc::Rc;
 
@@ -333,9 +337,105 @@ fn lease(run: Run) -> u64 {
     measure(run)
 }
 
+/// A body of six `f32` kept as columns (issue 39's kernel path), and the same for soa_derive.
+#[derive(Pooled)]
+#[pool(size = 10_000, layout = columns)]
+struct Body {
+    x: f32,
+    y: f32,
+    z: f32,
+    vx: f32,
+    vy: f32,
+    vz: f32,
+}
+
+#[derive(StructOfArray, Clone, Copy, Default)]
+struct Soa {
+    x: f32,
+    y: f32,
+    z: f32,
+    vx: f32,
+    vy: f32,
+    vz: f32,
+}
+
+/// Live objects of the kernel cases: 90 % of `CAPACITY`.
+const KERNEL_LIVE: usize = CAPACITY * 9 / 10;
+
+/// The ballistic kernel over six columns of `n` slots each.
+#[inline]
+fn kernel(x: &mut [f32], y: &mut [f32], z: &mut [f32], v: [&mut [f32]; 3]) {
+    let n = x.len();
+    let (y, z) = (&mut y[..n], &mut z[..n]);
+    let [vx, vy, vz] = v.map(|c| &mut c[..n]);
+    for i in 0..n {
+        vy[i] -= 9.81 * 0.01;
+        vx[i] *= 0.999;
+        vz[i] *= 0.999;
+        x[i] += vx[i] * 0.01;
+        y[i] += vy[i] * 0.01;
+        z[i] += vz[i] * 0.01;
+    }
+}
+
+/// A column pool of `CAPACITY` slots at 90 % live, the released ones at random (a fixed seed),
+/// its kernel run over `groups_mut`; or soa_derive holding its live objects, the kernel over
+/// its columns. `run` false: the same, no kernel.
+fn kernel_setup(peer: &str, run: bool) -> Run {
+    let mut rng = fastrand::Rng::with_seed(39);
+    let mut dead: Vec<usize> = (0..CAPACITY).collect();
+    rng.shuffle(&mut dead);
+    dead.truncate(CAPACITY - KERNEL_LIVE);
+    match peer {
+        "groups" => {
+            let mut pool = BodyPool::new();
+            let handles: Vec<_> = (0..CAPACITY)
+                .map(|i| pool.create(|b| *b.vx = i as f32).unwrap())
+                .collect();
+            for &at in &dead {
+                pool.release(handles[at]).unwrap();
+            }
+            Box::new(move || {
+                if black_box(run) {
+                    for (_, g) in pool.groups_mut() {
+                        kernel(g.x, g.y, g.z, [g.vx, g.vy, g.vz]);
+                    }
+                }
+                pool.len() as u64
+            })
+        }
+        "soa" => {
+            let mut soa = SoaVec::new();
+            for i in 0..KERNEL_LIVE {
+                soa.push(Soa {
+                    vx: i as f32,
+                    ..Soa::default()
+                });
+            }
+            Box::new(move || {
+                if black_box(run) {
+                    let v = [&mut soa.vx[..], &mut soa.vy[..], &mut soa.vz[..]];
+                    kernel(&mut soa.x, &mut soa.y, &mut soa.z, v);
+                }
+                soa.len() as u64
+            })
+        }
+        other => panic!("no peer {other}"),
+    }
+}
+
+#[library_benchmark]
+#[bench::groups(args = ("groups", true), setup = kernel_setup)]
+#[bench::groups_base(args = ("groups", false), setup = kernel_setup)]
+#[bench::soa(args = ("soa", true), setup = kernel_setup)]
+#[bench::soa_base(args = ("soa", false), setup = kernel_setup)]
+fn kernel_90(run: Run) -> u64 {
+    measure(run)
+}
+
 library_benchmark_group!(
     name = workloads;
-    benchmarks = churn, churn_24, get, iterate_10, iterate_50, iterate_90, iterate_keyed_50, frame, reuse, lease
+    benchmarks = churn, churn_24, get, iterate_10, iterate_50, iterate_90, iterate_keyed_50, frame, reuse, lease, kernel_90
 );
 
 main!(library_benchmark_groups = workloads);

@@ -4,10 +4,10 @@
 //!
 //! - `objects/<live %>`: the 6-field ballistic kernel (`vy -= g dt; vx, vz *= drag;
 //!   x += vx dt` ...) through the default layout's `values_mut().for_each` and `iter_mut()`'s,
-//!   and over whole groups of 64 slots (`groups_mut`, free ones included), against a `Vec` of
+//!   and over whole groups of slots (`groups_mut`, free ones included), against a `Vec` of
 //!   the live objects (`iter_mut().for_each`), slab's and slotmap's;
 //! - `columns/<live %>`: the same kernel over a column pool through `runs_mut` (a slice
-//!   kernel), `groups_mut` (the slice kernel over whole groups of 64 slots, free ones included)
+//!   kernel), `groups_mut` (the slice kernel over whole groups of slots, free ones included)
 //!   and through its rows (`values_mut().for_each`), against `soa_derive` holding the live
 //!   objects (the same slice kernel) and the `Vec`;
 //! - `retain/<live %>`: the kernel and a test (`age += dt; age < life`, which keeps every
@@ -23,7 +23,7 @@
 //! inlined, as a user's system would be. Before measuring, every peer runs each loop from the
 //! same start and must hold the same objects, bit for bit.
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, criterion_group};
 use pooling::Pooled;
 use pooling_benches::particle::ParticlePool;
 use pooling_benches::{Bursts, CAPACITY, Container, Group, workload};
@@ -313,7 +313,7 @@ fn columns_runs_kernel(pool: &mut ShellColumnsPool) {
     }
 }
 
-/// The same slice kernel over each group of 64 slots of a column pool, free ones included (the
+/// The same slice kernel over each group of slots of a column pool, free ones included (the
 /// kernel path for plain types): no mask, as the kernel only updates.
 #[inline(never)]
 fn columns_groups_kernel(pool: &mut ShellColumnsPool) {
@@ -332,7 +332,7 @@ fn columns_groups_kernel(pool: &mut ShellColumnsPool) {
     }
 }
 
-/// The kernel over each group of 64 slots of a pool, free ones included.
+/// The kernel over each group of slots of a pool, free ones included.
 #[inline(never)]
 fn pool_groups_kernel(pool: &mut ShellPool) {
     for (_, group) in pool.groups_mut() {
@@ -679,4 +679,120 @@ criterion_group! {
     config = pooling_benches::config();
     targets = updates, frames
 }
-criterion_main!(benches);
+
+/// A row of the interleaved mode: its name, the row it is a ratio to, and its loop.
+type Row = (&'static str, &'static str, fn(&mut Peers));
+
+/// The update and `retain` rows, each against its peer in the goals.
+const ROWS: [Row; 14] = [
+    ("objects/vec_for_each", "objects/vec_for_each", |p| {
+        vec_kernel(&mut p.vec);
+    }),
+    ("objects/pooling_iter_mut", "objects/vec_for_each", |p| {
+        pool_iter_kernel(&mut p.pool);
+    }),
+    ("objects/pooling_values_mut", "objects/vec_for_each", |p| {
+        pool_values_kernel(&mut p.pool);
+    }),
+    ("objects/pooling_groups_mut", "objects/vec_for_each", |p| {
+        pool_groups_kernel(&mut p.pool);
+    }),
+    ("objects/slotmap", "objects/vec_for_each", |p| {
+        slotmap_kernel(&mut p.slotmap);
+    }),
+    ("columns/soa_derive", "columns/soa_derive", |p| {
+        soa_kernel(&mut p.soa);
+    }),
+    ("columns/pooling_runs_mut", "columns/soa_derive", |p| {
+        columns_runs_kernel(&mut p.columns);
+    }),
+    ("columns/pooling_groups_mut", "columns/soa_derive", |p| {
+        columns_groups_kernel(&mut p.columns);
+    }),
+    ("columns/pooling_rows", "columns/pooling_runs_mut", |p| {
+        columns_rows_kernel(&mut p.columns);
+    }),
+    ("retain/vec_retain_mut", "retain/vec_retain_mut", |p| {
+        vec_retain(&mut p.vec);
+    }),
+    (
+        "retain/pooling_for_each_then_retain",
+        "retain/pooling_for_each_then_retain",
+        |p| pool_for_each_then_retain(&mut p.pool),
+    ),
+    (
+        "retain/pooling_retain",
+        "retain/pooling_for_each_then_retain",
+        |p| pool_retain(&mut p.pool),
+    ),
+    (
+        "retain/columns_runs_then_retain",
+        "retain/columns_runs_then_retain",
+        |p| columns_runs_then_retain(&mut p.columns),
+    ),
+    (
+        "retain/columns_retain",
+        "retain/columns_runs_then_retain",
+        |p| columns_retain(&mut p.columns),
+    ),
+];
+
+/// The interleaved mode (`HOLES_TRIALS=N`): each trial times one call of every row (after three
+/// untimed ones), in an order shuffled from trial to trial, so that a machine whose load
+/// changes slows every row of a trial alike and no row always follows the same one (the row
+/// after another's objects runs slower, even warmed). A row's figure is the median over the
+/// trials of its time over its peer's in the same trial, with the quartiles: what criterion's
+/// runs of one row after another cannot give on a shared machine.
+fn interleaved(trials: usize) {
+    for live in LIVE {
+        let mut p = peers(live, f32::INFINITY);
+        let mut times = vec![Vec::with_capacity(trials); ROWS.len()];
+        let mut order: Vec<usize> = (0..ROWS.len()).collect();
+        let mut rng = fastrand::Rng::with_seed(pooling_benches::SEED);
+        for trial in 0..trials + 3 {
+            rng.shuffle(&mut order);
+            for &at in &order {
+                // Warm, as in criterion's runs of one row: the objects in cache as far as
+                // they fit (one call leaves part of them out).
+                for _ in 0..3 {
+                    (ROWS[at].2)(black_box(&mut p));
+                }
+                let start = std::time::Instant::now();
+                (ROWS[at].2)(black_box(&mut p));
+                let took = start.elapsed().as_secs_f64();
+                // The first three trials warm up.
+                if trial >= 3 {
+                    times[at].push(took);
+                }
+            }
+        }
+        let median = |mut v: Vec<f64>, q: usize| {
+            v.sort_by(f64::total_cmp);
+            v[(v.len() - 1) * q / 4]
+        };
+        for (k, (name, peer, _)) in ROWS.iter().enumerate() {
+            let of = ROWS.iter().position(|(n, ..)| n == peer).expect("a row");
+            let ratios: Vec<f64> = times[k]
+                .iter()
+                .zip(&times[of])
+                .map(|(a, b)| a / b)
+                .collect();
+            println!(
+                "{name}/{live:<3} {:>9.1} us  {:>5.2} x {peer} ({:.2}-{:.2})",
+                median(times[k].clone(), 2) * 1e6,
+                median(ratios.clone(), 2),
+                median(ratios.clone(), 1),
+                median(ratios, 3),
+            );
+        }
+    }
+}
+
+fn main() {
+    if let Ok(trials) = std::env::var("HOLES_TRIALS") {
+        interleaved(trials.parse().expect("HOLES_TRIALS: a number of trials"));
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

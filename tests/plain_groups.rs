@@ -1,5 +1,5 @@
-//! The kernel path for plain types (issue 39): `groups_mut` hands out each occupancy word with a
-//! live slot and all the slots it covers, free ones included; what a kernel writes in a free
+//! The kernel path for plain types (issue 39): `groups_mut` hands out each stretch of occupancy
+//! words with a live slot in each and all the slots they cover, free ones included; what a kernel writes in a free
 //! slot never shows in an object, a clone or a save.
 #![expect(
     clippy::cast_possible_truncation,
@@ -57,37 +57,48 @@ struct InlineSpot {
     x: f32,
 }
 
-/// What a walk of groups saw: each group's mask and the ids its slots hold.
-type Seen = Vec<(u64, Vec<u32>)>;
+/// What a walk of groups saw: each group's masks and the ids its slots hold.
+type Seen = Vec<(Vec<u64>, Vec<u32>)>;
+
+/// Whether slot `i` of a group is live, by the group's masks.
+fn bit(mask: &[u64], i: usize) -> bool {
+    mask[i / 64] >> (i % 64) & 1 == 1
+}
 
 /// The groups' masks against the objects: a group's slots are consecutive (a fresh pool's
 /// object `n` is in slot `n`, and a release resets no plain field, so a free slot keeps its
-/// id), at most 64, the mask has a bit for each slot and it is set exactly for the live ones,
-/// no group is all free, and the live slots in mask order are the pool's objects in order.
+/// id), 64 a mask (fewer in the last), every mask has a live slot, a bit is set exactly for
+/// the live ones and none past the slots, and the live slots in mask order are the pool's
+/// objects in order.
 fn check(seen: &Seen, live: &[u32]) {
     let live_set: BTreeSet<u32> = live.iter().copied().collect();
     let mut in_masks = Vec::new();
     for (mask, ids) in seen {
         assert!(
-            !ids.is_empty() && ids.len() <= 64,
-            "a group of {}",
-            ids.len()
+            ids.len() > 64 * (mask.len() - 1) && ids.len() <= 64 * mask.len(),
+            "a group of {} slots and {} masks",
+            ids.len(),
+            mask.len()
         );
-        assert_ne!(*mask, 0, "a group with no live slot");
-        if ids.len() < 64 {
-            assert_eq!(mask >> ids.len(), 0, "a bit past the group's slots");
+        assert!(mask.iter().all(|&m| m != 0), "a mask with no live slot");
+        if ids.len() % 64 != 0 {
+            assert_eq!(
+                mask[mask.len() - 1] >> (ids.len() % 64),
+                0,
+                "a bit past the slots"
+            );
         }
-        let first = mask.trailing_zeros();
+        let first = mask[0].trailing_zeros();
         let base = ids[first as usize] - first;
         for (i, &id) in ids.iter().enumerate() {
             // A slot never used holds its blank object.
-            let never = id == 0 && mask >> i & 1 == 0;
+            let never = id == 0 && !bit(mask, i);
             assert!(id == base + i as u32 || never, "the group's slots in order");
             if never && id != base + i as u32 {
                 continue;
             }
-            assert_eq!(mask >> i & 1 == 1, live_set.contains(&id), "slot of {id}");
-            if mask >> i & 1 == 1 {
+            assert_eq!(bit(mask, i), live_set.contains(&id), "slot of {id}");
+            if bit(mask, i) {
                 in_masks.push(id);
             }
         }
@@ -130,34 +141,34 @@ fn spots() -> (SpotPool, Vec<u32>) {
 /// The kernel: live slots get `x = id`, free ones `FREE` in every field; and what it saw.
 const FREE: u32 = 424_242;
 
-fn scribble_dots<'a>(groups: impl Iterator<Item = (u64, DotSlicesMut<'a>)>) -> Seen {
+fn scribble_dots<'a>(groups: impl Iterator<Item = (&'a [u64], DotSlicesMut<'a>)>) -> Seen {
     groups
         .map(|(mask, group)| {
             let ids = group.id.to_vec();
             for i in 0..ids.len() {
-                if mask >> i & 1 == 1 {
+                if bit(mask, i) {
                     group.x[i] = group.id[i] as f32;
                 } else {
                     (group.id[i], group.x[i], group.tag[i]) = (FREE, FREE as f32, FREE);
                 }
             }
-            (mask, ids)
+            (mask.to_vec(), ids)
         })
         .collect()
 }
 
-fn scribble_spots<'a>(groups: impl Iterator<Item = (u64, &'a mut [Spot])>) -> Seen {
+fn scribble_spots<'a>(groups: impl Iterator<Item = (&'a [u64], &'a mut [Spot])>) -> Seen {
     groups
         .map(|(mask, group)| {
             let ids = group.iter().map(|s| s.id).collect();
             for (i, s) in group.iter_mut().enumerate() {
-                if mask >> i & 1 == 1 {
+                if bit(mask, i) {
                     s.x = s.id as f32;
                 } else {
                     (s.id, s.x, s.tag) = (FREE, FREE as f32, FREE);
                 }
             }
-            (mask, ids)
+            (mask.to_vec(), ids)
         })
         .collect()
 }
@@ -256,7 +267,7 @@ fn groups_stop_at_each_chunk_of_a_grown_pool_and_follow_it_shrunk() {
             .groups_mut()
             .map(|(mask, group)| {
                 group.x.fill(5.0);
-                (mask, group.id.to_vec())
+                (mask.to_vec(), group.id.to_vec())
             })
             .collect();
         let by_objects: Seen = objects
@@ -265,7 +276,7 @@ fn groups_stop_at_each_chunk_of_a_grown_pool_and_follow_it_shrunk() {
                 for s in group.iter_mut() {
                     s.x = 5.0;
                 }
-                (mask, group.iter().map(|s| s.id).collect())
+                (mask.to_vec(), group.iter().map(|s| s.id).collect())
             })
             .collect();
         check(&by_columns, &live);
@@ -291,7 +302,7 @@ fn groups_stop_at_each_chunk_of_a_grown_pool_and_follow_it_shrunk() {
         .groups_mut()
         .map(|(mask, group)| {
             group.x.fill(5.0);
-            (mask, group.id.to_vec())
+            (mask.to_vec(), group.id.to_vec())
         })
         .collect();
     check(&by_columns, &live);
@@ -301,7 +312,7 @@ fn groups_stop_at_each_chunk_of_a_grown_pool_and_follow_it_shrunk() {
             for s in group.iter_mut() {
                 s.x = 5.0;
             }
-            (mask, group.iter().map(|s| s.id).collect())
+            (mask.to_vec(), group.iter().map(|s| s.id).collect())
         })
         .collect();
     check(&by_objects, &live);
@@ -335,7 +346,7 @@ fn an_inline_pools_groups_cover_its_slots_built_and_a_forgotten_lease_is_a_free_
         .map(|(mask, group)| {
             let ids = group.id.to_vec();
             group.x.fill(3.0);
-            (mask, ids)
+            (mask.to_vec(), ids)
         })
         .collect();
     let by_objects: Seen = objects
@@ -345,13 +356,17 @@ fn an_inline_pools_groups_cover_its_slots_built_and_a_forgotten_lease_is_a_free_
             for s in group.iter_mut() {
                 s.x = 3.0;
             }
-            (mask, ids)
+            (mask.to_vec(), ids)
         })
         .collect();
     for seen in [&by_columns, &by_objects] {
         check(seen, &live);
         let lens: Vec<usize> = seen.iter().map(|(_, ids)| ids.len()).collect();
-        assert_eq!(lens, [64, 7], "the slots built, the leased one among them");
+        assert_eq!(
+            lens,
+            [71],
+            "the slots built, the leased one among them, as one group"
+        );
     }
     assert!(columns.values().all(|d| *d.x == 3.0) && objects.values().all(|s| s.x == 3.0));
     let c = columns.create(|_| {}).unwrap();

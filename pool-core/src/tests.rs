@@ -878,7 +878,8 @@ impl Pooled for Dust {
 impl PlainFields for Dust {}
 
 #[test]
-fn groups_hand_out_each_word_with_a_live_slot_whole_and_reuse_resets_what_free_slots_got() {
+fn groups_hand_out_each_stretch_of_words_with_live_slots_whole_and_reuse_resets_what_free_slots_got()
+ {
     let mut pool = Pool::<Dust>::new();
     let handles: Vec<_> = (1..=250)
         .map(|v| pool.create(|d| d.0 = v).unwrap())
@@ -892,7 +893,7 @@ fn groups_hand_out_each_word_with_a_live_slot_whole_and_reuse_resets_what_free_s
     for (live, group) in pool.groups_mut() {
         lens.push(group.len());
         for (i, dust) in group.iter_mut().enumerate() {
-            if live >> i & 1 == 1 {
+            if live[i / 64] >> (i % 64) & 1 == 1 {
                 seen.push(dust.0);
             } else {
                 dust.0 = u32::MAX;
@@ -901,9 +902,12 @@ fn groups_hand_out_each_word_with_a_live_slot_whole_and_reuse_resets_what_free_s
     }
     let values: Vec<u32> = pool.values().map(|d| d.0).collect();
     assert_eq!(seen, values, "the masks' live slots are the live objects");
-    // [0, 64), then the grown chunk's from its start, 100: [64, 100) is all free and [292,
-    // 300) never used.
-    assert_eq!((lens.as_slice(), pool.capacity()), (&[64; 4][..], 300));
+    // [0, 64), then each grown chunk's from its start ([100, 228), [228, 292)): a group ends
+    // at a chunk's end; [64, 100) is all free and [292, 300) never used.
+    assert_eq!(
+        (lens.as_slice(), pool.capacity()),
+        (&[64, 128, 64][..], 300)
+    );
     while let Ok(handle) = pool.create(|_| {}) {
         assert_eq!(pool.get(handle).unwrap().0, 0, "a reused slot is blank");
     }

@@ -94,13 +94,14 @@ impl<'a, P: Columnar + 'a> Iterator for ColumnRunsMut<'a, P> {
 
 impl<'a, P: Columnar + 'a> FusedIterator for ColumnRunsMut<'a, P> {}
 
-/// A column pool's groups of 64 slots, live and free alike, each with its occupancy word: a
-/// mutable slice of each column for each group with a live slot, in slot order; see
+/// A column pool's groups of slots, live and free alike, each with its occupancy words: a
+/// mutable slice of each column for each stretch of words with a live slot in each, in slot
+/// order; see
 /// [`ColumnPool::groups_mut`](crate::ColumnPool::groups_mut).
 pub struct ColumnGroupsMut<'a, P: Columnar + 'a>(pub(crate) Groups<RowWalkMut<'a, P>>);
 
 impl<'a, P: Columnar + 'a> Iterator for ColumnGroupsMut<'a, P> {
-    type Item = (u64, P::SlicesMut<'a>);
+    type Item = (&'a [u64], P::SlicesMut<'a>);
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {

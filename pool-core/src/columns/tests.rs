@@ -136,7 +136,8 @@ mod par {
 }
 
 #[test]
-fn groups_hand_out_each_word_with_a_live_row_whole_and_reuse_resets_what_free_rows_got() {
+fn groups_hand_out_each_stretch_of_words_with_live_rows_whole_and_reuse_resets_what_free_rows_got()
+{
     let mut pool = CellPool::new();
     let handles: Vec<_> = (1..=60)
         .map(|v| pool.create(|c| *c.0 = v).unwrap())
@@ -148,7 +149,7 @@ fn groups_hand_out_each_word_with_a_live_row_whole_and_reuse_resets_what_free_ro
     for (live, (group, ())) in pool.groups_mut() {
         rows += group.len();
         for (i, value) in group.iter_mut().enumerate() {
-            if live >> i & 1 == 1 {
+            if live[i / 64] >> (i % 64) & 1 == 1 {
                 seen.push(*value);
             } else {
                 *value = u32::MAX;

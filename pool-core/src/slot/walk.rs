@@ -450,8 +450,10 @@ impl<'a, S: Strip<'a>, C: Iterator<Item = Chunk<'a, S>>> Walk<'a, S, C> {
     }
 }
 
-/// A walk's groups: each occupancy word with a live slot, with all the slots it covers (64, fewer
-/// at a chunk's end), live and free alike, for kernels that run over free slots too.
+/// A walk's groups: each stretch of consecutive occupancy words with a live slot in each, with
+/// those words and all the slots they cover (64 a word, fewer at a chunk's end), live and free
+/// alike, for kernels that run over free slots too. A stretch ends at a word with no live slot or
+/// at a chunk's end: with random holes, a chunk is one group.
 pub(crate) struct Groups<W>(W);
 
 impl<'a, S: Strip<'a>, C: Iterator<Item = Chunk<'a, S>>> Groups<Walk<'a, S, C>> {
@@ -462,20 +464,31 @@ impl<'a, S: Strip<'a>, C: Iterator<Item = Chunk<'a, S>>> Groups<Walk<'a, S, C>> 
         Self(walk)
     }
 
-    /// The next word with a live slot, and its group's slots.
+    /// The next stretch of words with a live slot, and its slots.
     #[inline]
-    pub(crate) fn next(&mut self) -> Option<(u64, S::Run)> {
+    pub(crate) fn next(&mut self) -> Option<(&'a [u64], S::Run)> {
         let walk = &mut self.0;
         while walk.word == 0 {
             walk.next_word()?;
         }
-        // Cleared, so that the next call moves past this group.
-        let live = core::mem::take(&mut walk.word);
-        let len = walk.strip.len().min(BITS);
-        // SAFETY: the strip starts at the word's first slot and `len` is at most its length;
-        // every slot of a chunk holds an object, live or free (`Part`'s invariant), and each
-        // group is handed out once, its word cleared as it is.
-        Some((live, unsafe { walk.strip.run(0, len) }))
+        // The walk never takes part of a word here: the current word is whole.
+        let words = walk.bits.iter().position(|&word| word == 0);
+        let (live, rest) = walk.bits.split_at(words.unwrap_or(walk.bits.len()));
+        let len = walk.strip.len().min(live.len() * BITS);
+        let group = walk.strip;
+        // On the stretch's last word, cleared, so that the next call moves past it.
+        let last = (live.len() - 1) * BITS;
+        // SAFETY: the stretch's last word covers a slot of the chunk, so `last` is below its
+        // length.
+        walk.strip = unsafe { walk.strip.skip(last) };
+        walk.words = walk.words.get(last..).unwrap_or_default();
+        walk.bits = &walk.bits[live.len() - 1..];
+        walk.word = 0;
+        debug_assert_eq!(walk.bits.len(), rest.len() + 1);
+        // SAFETY: the strip started at the stretch's first slot and `len` is at most its
+        // length; every slot of a chunk holds an object, live or free (`Part`'s invariant), and
+        // each group is handed out once, the walk moved past it.
+        Some((live, unsafe { group.run(0, len) }))
     }
 }
 
@@ -580,14 +593,25 @@ mod tests {
                 "runs end at a clear bit or a chunk's end: {all:x?}"
             );
 
-            // Groups: each word with a bit set, with its 64 slots (fewer at a chunk's end).
+            // Groups: each stretch of words with a bit set, with their slots (64 a word, fewer
+            // at a chunk's end).
             let mut groups = Groups::new(walk(&all, &slots, &words));
-            let by_group: Vec<(u64, &[usize])> = iter::from_fn(|| groups.next()).collect();
+            let by_group: Vec<(&[u64], &[usize])> = iter::from_fn(|| groups.next()).collect();
             let mut whole = Vec::new();
             for ((at, len), bits) in chunks(&all, &slots).into_iter().zip(&all) {
-                for (k, &word) in bits.iter().enumerate().filter(|&(_, &word)| word != 0) {
-                    let from = at + k * 64;
-                    whole.push((word, &slots[from..(from + 64).min(at + len)]));
+                for (k, stretch) in bits
+                    .chunk_by(|a, b| (*a == 0) == (*b == 0))
+                    .fold((0, Vec::new()), |(k, mut found), stretch| {
+                        found.push((k, stretch));
+                        (k + stretch.len(), found)
+                    })
+                    .1
+                {
+                    if stretch[0] != 0 {
+                        let from = at + k * 64;
+                        let to = (from + 64 * stretch.len()).min(at + len);
+                        whole.push((stretch, &slots[from..to]));
+                    }
                 }
             }
             assert_eq!(by_group, whole, "{all:x?}");
