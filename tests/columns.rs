@@ -648,4 +648,43 @@ mod rayon_walks {
             "split only at group boundaries"
         );
     }
+
+    #[test]
+    fn parallel_groups_cover_every_row_once_across_grown_chunks() {
+        let mut pool = MotePool::new();
+        let handles: Vec<_> = (0..5000)
+            .map(|id| pool.create(|m| *m.id = id).unwrap())
+            .collect();
+        assert!(pool.stats().chunks > 1);
+        for &h in handles.iter().step_by(7) {
+            pool.release(h).unwrap();
+        }
+        for _ in 0..3 {
+            pool.par_groups_mut().for_each(|(live, group)| {
+                assert!(
+                    group.id.len() <= live.len() * 64 && group.id.len() > (live.len() - 1) * 64
+                );
+                assert!(
+                    live.iter().all(|&word| word != 0),
+                    "a word with no live row"
+                );
+                // Every row, free ones too: a free row's count is reset when it is reused.
+                for visits in group.visits.iter_mut() {
+                    *visits += 1;
+                }
+            });
+        }
+        assert!(pool.values().all(|m| *m.visits == 3));
+        let rows: usize = pool.par_groups_mut().map(|(_, group)| group.id.len()).sum();
+        let by_one: usize = pool.groups_mut().map(|(_, group)| group.id.len()).sum();
+        assert_eq!(
+            rows, by_one,
+            "the rows of the groups, split between threads or not"
+        );
+        assert!(rows >= 5000, "every row of each word with a live one");
+        while pool.len() < pool.capacity() {
+            let h = pool.create(|_| {}).unwrap();
+            assert_eq!(*pool.get(h).unwrap().visits, 0, "a reused row is blank");
+        }
+    }
 }

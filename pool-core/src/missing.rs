@@ -68,7 +68,7 @@ pub mod parallel {
     /// Met by no type: the bound of the parallel walks without the `rayon` feature.
     #[diagnostic::on_unimplemented(
         message = "parallel iteration over a pool of `{Self}` needs the `rayon` feature of `pooling`",
-        label = "`par_iter`, `par_iter_mut`, `par_values`, `par_values_mut`, `par_retain` and a column pool's `par_runs_mut` come with the `rayon` feature",
+        label = "`par_iter`, `par_iter_mut`, `par_values`, `par_values_mut`, `par_retain` and a column pool's `par_runs_mut` and `par_groups_mut` come with the `rayon` feature",
         note = "add `features = [\"rayon\"]` to the `pooling` dependency"
     )]
     pub trait RayonFeature {}
@@ -122,6 +122,14 @@ pub mod parallel {
     impl<P: crate::Columnar, S> crate::ColumnPool<P, S> {
         /// With the `rayon` feature, the runs of column slices in parallel.
         pub fn par_runs_mut(&mut self) -> MissingFeature
+        where
+            P: RayonFeature,
+        {
+            unreachable!("no type implements `RayonFeature`")
+        }
+
+        /// With the `rayon` feature, the groups of column slices in parallel.
+        pub fn par_groups_mut(&mut self) -> MissingFeature
         where
             P: RayonFeature,
         {

@@ -1,25 +1,42 @@
-//! The runs of a column pool in parallel (the `rayon` feature): the pool's chunks split between
-//! threads, then at 64-slot group boundaries, each piece's runs walked as `runs_mut` walks
-//! them.
+//! The runs and groups of a column pool in parallel (the `rayon` feature): the pool's chunks
+//! split between threads, then at 64-slot group boundaries, each piece's runs walked as
+//! `runs_mut` walks them, or its groups as `groups_mut` does.
 
 use super::rows::RowsMut;
 use super::runs::chunks;
 use super::store::{ColumnStorage, ColumnStore, SetRowsMut};
 use super::{ColumnFields, ColumnPool, Columnar};
+use crate::PlainFields;
 use crate::pool::par::{Piece, Pieces, half_groups};
-use crate::slot::walk::{Chunk, Strip, Walk};
+use crate::slot::walk::{Chunk, Groups, Strip, Walk};
 use core::iter;
 use core::marker::PhantomData;
 use rayon::iter::ParallelIterator;
 use rayon::iter::plumbing::{Folder, UnindexedConsumer, bridge_unindexed};
 
-/// A chunk of a column pool, or a piece of one, whose runs a thread walks.
-pub(crate) struct Runs<'a, P: Columnar + 'a>(
+/// A chunk of a column pool, or a piece of one, whose runs (`K` = [`ByRun`]) or groups
+/// ([`ByGroup`]) a thread walks.
+pub(crate) struct Runs<'a, P: Columnar + 'a, K = ByRun>(
     Chunk<'a, RowsMut<'a, P::Fields>>,
-    PhantomData<fn() -> P>,
+    PhantomData<fn() -> (P, K)>,
 );
 
-impl<'a, P: Columnar + 'a> Piece for Runs<'a, P> {
+/// A piece handing out its runs of live rows.
+pub(crate) struct ByRun;
+
+/// A piece handing out its groups, free rows included.
+pub(crate) struct ByGroup;
+
+impl<'a, P: Columnar + 'a, K> Runs<'a, P, K> {
+    fn halves(self) -> Result<(Self, Self), Self> {
+        match self.0.split_at_group(half_groups(self.0.strip.len())) {
+            Ok((first, second)) => Ok((Self(first, PhantomData), Self(second, PhantomData))),
+            Err(whole) => Err(Self(whole, PhantomData)),
+        }
+    }
+}
+
+impl<'a, P: Columnar + 'a> Piece for Runs<'a, P, ByRun> {
     type Item = P::SlicesMut<'a>;
 
     fn len(&self) -> usize {
@@ -27,11 +44,7 @@ impl<'a, P: Columnar + 'a> Piece for Runs<'a, P> {
     }
 
     fn split(self) -> Result<(Self, Self), Self> {
-        let at = half_groups(self.len());
-        match self.0.split_at_group(at) {
-            Ok((first, second)) => Ok((Self(first, PhantomData), Self(second, PhantomData))),
-            Err(whole) => Err(Self(whole, PhantomData)),
-        }
+        self.halves()
     }
 
     fn fold<F: Folder<Self::Item>>(self, mut folder: F) -> F {
@@ -46,17 +59,36 @@ impl<'a, P: Columnar + 'a> Piece for Runs<'a, P> {
     }
 }
 
-/// A column pool's runs, in parallel.
-struct ParRuns<'a, P: Columnar + 'a>(Pieces<Runs<'a, P>>);
+impl<'a, P: Columnar + 'a> Piece for Runs<'a, P, ByGroup> {
+    type Item = (&'a [u64], P::SlicesMut<'a>);
 
-impl<'a, P: Columnar + 'a> ParallelIterator for ParRuns<'a, P>
-where
-    P::SlicesMut<'a>: Send,
-    <P::Fields as ColumnFields>::SlicesMut<'a>: Send,
-{
-    type Item = P::SlicesMut<'a>;
+    fn len(&self) -> usize {
+        self.0.strip.len()
+    }
 
-    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+    fn split(self) -> Result<(Self, Self), Self> {
+        self.halves()
+    }
+
+    fn fold<F: Folder<Self::Item>>(self, mut folder: F) -> F {
+        let mut groups = Groups::new(Walk::new(self.0, iter::empty()));
+        while let Some((live, group)) = groups.next() {
+            folder = folder.consume((live, P::slices_mut(group)));
+            if folder.full() {
+                break;
+            }
+        }
+        folder
+    }
+}
+
+/// A column pool's runs or groups, in parallel.
+struct ParPieces<C>(Pieces<C>);
+
+impl<C: Piece<Item: Send> + Send> ParallelIterator for ParPieces<C> {
+    type Item = C::Item;
+
+    fn drive_unindexed<D: UnindexedConsumer<Self::Item>>(self, consumer: D) -> D::Result {
         bridge_unindexed(self.0, consumer)
     }
 }
@@ -86,11 +118,48 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
         P::SlicesMut<'a>: Send,
         <P::Fields as ColumnFields>::SlicesMut<'a>: Send,
     {
-        ParRuns(self.pieces())
+        ParPieces(self.pieces::<ByRun>())
     }
 
-    /// The chunks, with their rows, for a parallel walk of their runs.
-    pub(crate) fn pieces(&mut self) -> Pieces<Runs<'_, P>> {
+    /// [`groups_mut`](ColumnPool::groups_mut) in parallel (the `rayon` feature): the groups of
+    /// slots, live and free alike, a mutable slice of each column for each with its occupancy
+    /// words, split between rayon's threads at 64-slot boundaries (where a group ends too).
+    /// The parallel kernel path for a struct of plain fields, whatever the holes.
+    ///
+    /// ```
+    /// # use pooling::Pooled;
+    /// use rayon::prelude::*;
+    /// # #[derive(Pooled)]
+    /// # #[pool(size = 10_000, layout = columns)]
+    /// # struct Particle { x: f32, vx: f32 }
+    /// let mut pool = ParticlePool::new();
+    /// let all: Vec<_> = (0..10_000).map(|i| pool.create(|p| *p.vx = i as f32).unwrap()).collect();
+    /// for &dead in all.iter().step_by(3) {
+    ///     pool.release(dead)?;
+    /// }
+    /// pool.par_groups_mut().for_each(|(_, group)| {
+    ///     // Every row of the group, free ones too: no branch, so it vectorizes.
+    ///     for (x, vx) in group.x.iter_mut().zip(&*group.vx) {
+    ///         *x += vx * 0.5;
+    ///     }
+    /// });
+    /// assert!(pool.values().all(|p| *p.x == *p.vx * 0.5));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn par_groups_mut<'a>(
+        &'a mut self,
+    ) -> impl ParallelIterator<Item = (&'a [u64], P::SlicesMut<'a>)>
+    where
+        P: PlainFields,
+        P::Fields: Copy,
+        P::SlicesMut<'a>: Send,
+        <P::Fields as ColumnFields>::SlicesMut<'a>: Send,
+    {
+        ParPieces(self.pieces::<ByGroup>())
+    }
+
+    /// The chunks, with their rows, for a parallel walk of their runs or groups.
+    pub(crate) fn pieces<K>(&mut self) -> Pieces<Runs<'_, P, K>> {
         let SetRowsMut { first, grown } = self.columns.sets_mut();
         let (first, rest) = chunks(self.keys.books().chunks(), first, grown);
         let pieces = iter::once(first).chain(rest);

@@ -114,17 +114,19 @@ fn walks_find_each_chunks_rows_by_its_position_as_lookups_do() {
     assert_eq!(by_get(&pool, &handles), expected);
 }
 
-/// The same, for `par_runs_mut`'s pieces, split all the way down and walked without threads.
+/// The same, for `par_runs_mut`'s and `par_groups_mut`'s pieces, split all the way down and
+/// walked without threads.
 #[cfg(feature = "rayon")]
 mod par {
-    use super::{by_get, with_a_stale_set};
+    use super::{CellPool, by_get, with_a_stale_set};
+    use crate::columns::par::{ByGroup, ByRun};
     use crate::pool::par::tests::{Collect, drive};
     use alloc::vec::Vec;
 
     #[test]
     fn parallel_runs_find_each_chunks_rows_by_its_position() {
         let (mut pool, handles) = with_a_stale_set();
-        let runs: Vec<(&mut [u32], ())> = drive(pool.pieces(), Collect);
+        let runs: Vec<(&mut [u32], ())> = drive(pool.pieces::<ByRun>(), Collect);
         for v in runs.into_iter().flat_map(|(run, ())| run) {
             *v += 1000;
         }
@@ -132,6 +134,62 @@ mod par {
             by_get(&pool, &handles),
             [1000, 1001, 1004, 1005, 1006, 1007]
         );
+    }
+
+    /// A group of a `CellPool`: its masks and its rows' values.
+    type Group<'a> = (&'a [u64], (&'a mut [u32], ()));
+
+    /// Each group's live rows by its masks, bumped by 1,000, and its free rows scribbled on;
+    /// the live values seen and each group's length.
+    fn scribble(groups: Vec<Group<'_>>) -> (Vec<u32>, Vec<usize>) {
+        let (mut live, mut lens) = (Vec::new(), Vec::new());
+        for (masks, (rows, ())) in groups {
+            lens.push(rows.len());
+            for (i, v) in rows.iter_mut().enumerate() {
+                if masks[i / 64] >> (i % 64) & 1 == 1 {
+                    live.push(*v);
+                    *v += 1000;
+                } else {
+                    *v = u32::MAX;
+                }
+            }
+        }
+        (live, lens)
+    }
+
+    #[test]
+    fn parallel_groups_find_each_chunks_rows_by_its_position() {
+        let (mut pool, handles) = with_a_stale_set();
+        let (live, _) = scribble(drive(pool.pieces::<ByGroup>(), Collect));
+        assert_eq!(live, [0, 1, 4, 5, 6, 7]);
+        assert_eq!(
+            by_get(&pool, &handles),
+            [1000, 1001, 1004, 1005, 1006, 1007]
+        );
+    }
+
+    #[test]
+    fn parallel_groups_end_where_a_chunk_is_split_between_threads() {
+        let mut pool = CellPool::with_capacity(200);
+        let handles: Vec<_> = (0..200)
+            .map(|i| pool.create(|v| *v.0 = i).unwrap())
+            .collect();
+        for &h in handles.iter().step_by(3) {
+            pool.release(h).unwrap();
+        }
+        let (live, lens) = scribble(drive(pool.pieces::<ByGroup>(), Collect));
+        let expected: Vec<u32> = (0..200).filter(|i| i % 3 != 0).collect();
+        assert_eq!(live, expected);
+        assert_eq!(
+            lens,
+            [64, 64, 64, 8],
+            "split at every 64 rows, down to one word each"
+        );
+        let after: Vec<u32> = pool.values().map(|v| *v.0).collect();
+        assert_eq!(after, expected.iter().map(|v| v + 1000).collect::<Vec<_>>());
+        while let Ok(h) = pool.create(|_| {}) {
+            assert_eq!(*pool.get(h).unwrap().0, 0, "a reused row is blank");
+        }
     }
 }
 
