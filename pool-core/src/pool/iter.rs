@@ -53,53 +53,110 @@ pub(crate) fn walk_mut<T>(
     Walk::new(chunks.next().expect("a pool has a first chunk"), chunks)
 }
 
-/// The live objects of a pool with their handles, in slot order; see
-/// [`Pool::iter`](crate::Pool::iter).
-///
-/// It is `Send` and `Sync` when `T` is `Sync`, so that it can be split over threads; so is
-/// [`Values`].
-pub struct Iter<'a, T> {
-    walk: Walk<'a, Objects<'a, T>, Shared<'a, T>>,
-    /// Objects live and not yet passed: none starts or stops being live while the pool is
-    /// borrowed shared.
-    remaining: usize,
-}
-
-impl<'a, T> Iter<'a, T> {
-    pub(crate) fn new(chunks: Chunks<'a, T>, len: usize) -> Self {
-        Self {
-            walk: walk(chunks),
-            remaining: len,
+/// An iterator over a pool's live objects with their handles, walking `$strip`s, and the same
+/// without the handles (`$values`).
+macro_rules! iters {
+    (
+        $(#[$doc:meta])* $name:ident, $strip:ident, $chunks:ident, $walk:ident, $make:ident, $item:ty;
+        $(#[$values_doc:meta])* $values:ident, $value:ty
+    ) => {
+        $(#[$doc])*
+        pub struct $name<'a, T> {
+            walk: Walk<'a, $strip<'a, T>, $walk<'a, T>>,
+            /// Objects live and not yet passed: none starts or stops being live while the pool
+            /// is borrowed.
+            remaining: usize,
         }
-    }
+
+        impl<'a, T> $name<'a, T> {
+            pub(crate) fn new(chunks: $chunks<'a, T>, len: usize) -> Self {
+                Self {
+                    walk: $make(chunks),
+                    remaining: len,
+                }
+            }
+        }
+
+        impl<'a, T> Iterator for $name<'a, T> {
+            type Item = (Handle<T>, $item);
+
+            #[inline]
+            fn next(&mut self) -> Option<Self::Item> {
+                let (word, object) = self.walk.next()?;
+                self.remaining -= 1;
+                Some((Handle::from_live_word(word), object))
+            }
+
+            #[inline]
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                (self.remaining, Some(self.remaining))
+            }
+
+            #[inline]
+            fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
+                (self.walk).fold(init, |acc, word, object| {
+                    f(acc, (Handle::from_live_word(word), object))
+                })
+            }
+        }
+
+        impl<T> ExactSizeIterator for $name<'_, T> {}
+        impl<T> FusedIterator for $name<'_, T> {}
+
+        $(#[$values_doc])*
+        pub struct $values<'a, T>($name<'a, T>);
+
+        impl<'a, T> $values<'a, T> {
+            pub(crate) fn new(iter: $name<'a, T>) -> Self {
+                Self(iter)
+            }
+        }
+
+        impl<'a, T> Iterator for $values<'a, T> {
+            type Item = $value;
+
+            #[inline]
+            fn next(&mut self) -> Option<$value> {
+                self.0.next().map(|(_, object)| object)
+            }
+
+            #[inline]
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                self.0.size_hint()
+            }
+
+            #[inline]
+            fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
+                (self.0.walk).fold(init, |acc, _, object| f(acc, object))
+            }
+        }
+
+        impl<T> ExactSizeIterator for $values<'_, T> {}
+        impl<T> FusedIterator for $values<'_, T> {}
+    };
 }
 
-impl<'a, T> Iterator for Iter<'a, T> {
-    type Item = (Handle<T>, &'a T);
+iters!(
+    /// The live objects of a pool with their handles, in slot order; see
+    /// [`Pool::iter`](crate::Pool::iter).
+    ///
+    /// It is `Send` and `Sync` when `T` is `Sync`, so that it can be split over threads; so is
+    /// [`Values`].
+    Iter, Objects, Chunks, Shared, walk, &'a T;
+    /// The live objects of a pool, in slot order; see [`Pool::values`](crate::Pool::values).
+    Values, &'a T
+);
 
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        let (word, object) = self.walk.next()?;
-        self.remaining -= 1;
-        Some((Handle::from_live_word(word), object))
-    }
-
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.remaining, Some(self.remaining))
-    }
-
-    #[inline]
-    fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
-        (self.walk).fold(init, |acc, word, object| {
-            f(acc, (Handle::from_live_word(word), object))
-        })
-    }
-}
-
-impl<T> ExactSizeIterator for Iter<'_, T> {}
-
-impl<T> FusedIterator for Iter<'_, T> {}
+iters!(
+    /// The live objects of a pool with their handles, mutably, in slot order; see
+    /// [`Pool::iter_mut`](crate::Pool::iter_mut).
+    ///
+    /// It is `Send` when `T` is `Send`; so is [`ValuesMut`].
+    IterMut, ObjectsMut, ChunksMut, Exclusive, walk_mut, &'a mut T;
+    /// The live objects of a pool, mutably, in slot order; see
+    /// [`Pool::values_mut`](crate::Pool::values_mut).
+    ValuesMut, &'a mut T
+);
 
 impl<T> Clone for Iter<'_, T> {
     fn clone(&self) -> Self {
@@ -110,115 +167,8 @@ impl<T> Clone for Iter<'_, T> {
     }
 }
 
-/// The live objects of a pool with their handles, mutably, in slot order; see
-/// [`Pool::iter_mut`](crate::Pool::iter_mut).
-///
-/// It is `Send` when `T` is `Send`; so is [`ValuesMut`].
-pub struct IterMut<'a, T> {
-    walk: Walk<'a, ObjectsMut<'a, T>, Exclusive<'a, T>>,
-    remaining: usize,
-}
-
-impl<'a, T> IterMut<'a, T> {
-    pub(crate) fn new(chunks: ChunksMut<'a, T>, len: usize) -> Self {
-        Self {
-            walk: walk_mut(chunks),
-            remaining: len,
-        }
-    }
-}
-
-impl<'a, T> Iterator for IterMut<'a, T> {
-    type Item = (Handle<T>, &'a mut T);
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        let (word, object) = self.walk.next()?;
-        self.remaining -= 1;
-        Some((Handle::from_live_word(word), object))
-    }
-
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.remaining, Some(self.remaining))
-    }
-
-    #[inline]
-    fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
-        (self.walk).fold(init, |acc, word, object| {
-            f(acc, (Handle::from_live_word(word), object))
-        })
-    }
-}
-
-impl<T> ExactSizeIterator for IterMut<'_, T> {}
-impl<T> FusedIterator for IterMut<'_, T> {}
-
-/// The live objects of a pool, in slot order; see [`Pool::values`](crate::Pool::values).
-pub struct Values<'a, T>(Iter<'a, T>);
-
-impl<'a, T> Values<'a, T> {
-    pub(crate) fn new(iter: Iter<'a, T>) -> Self {
-        Self(iter)
-    }
-}
-
-impl<'a, T> Iterator for Values<'a, T> {
-    type Item = &'a T;
-
-    #[inline]
-    fn next(&mut self) -> Option<&'a T> {
-        Some(self.0.next()?.1)
-    }
-
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.0.size_hint()
-    }
-
-    #[inline]
-    fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
-        (self.0.walk).fold(init, |acc, _, object| f(acc, object))
-    }
-}
-
-impl<T> ExactSizeIterator for Values<'_, T> {}
-impl<T> FusedIterator for Values<'_, T> {}
-
 impl<T> Clone for Values<'_, T> {
     fn clone(&self) -> Self {
         Self(self.0.clone())
     }
 }
-
-/// The live objects of a pool, mutably, in slot order; see
-/// [`Pool::values_mut`](crate::Pool::values_mut).
-pub struct ValuesMut<'a, T>(IterMut<'a, T>);
-
-impl<'a, T> ValuesMut<'a, T> {
-    pub(crate) fn new(iter: IterMut<'a, T>) -> Self {
-        Self(iter)
-    }
-}
-
-impl<'a, T> Iterator for ValuesMut<'a, T> {
-    type Item = &'a mut T;
-
-    #[inline]
-    fn next(&mut self) -> Option<&'a mut T> {
-        self.0.next().map(|(_, object)| object)
-    }
-
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.0.size_hint()
-    }
-
-    #[inline]
-    fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, mut f: F) -> B {
-        (self.0.walk).fold(init, |acc, _, object| f(acc, object))
-    }
-}
-
-impl<T> ExactSizeIterator for ValuesMut<'_, T> {}
-impl<T> FusedIterator for ValuesMut<'_, T> {}
