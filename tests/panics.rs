@@ -77,6 +77,40 @@ fn a_panic_in_retain_keeps_what_was_decided() {
     assert_eq!(pool.len(), 1);
 }
 
+#[derive(Pooled)]
+#[pool(size = 128)]
+struct Plain {
+    value: u32,
+}
+
+/// A plain type's full word is decided whole before its releases: a panic part-way releases
+/// the slots decided so far and leaves the rest live.
+#[test]
+fn a_panic_in_retain_inside_a_full_word_keeps_what_was_decided() {
+    let mut pool = PlainPool::new();
+    let handles: Vec<_> = (0..128)
+        .map(|value| pool.create(|p| p.value = value).unwrap())
+        .collect();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        pool.retain(|p| {
+            assert_ne!(p.value, 40, "keep failed");
+            p.value % 3 != 0
+        });
+    }));
+    assert!(result.is_err());
+    for (value, &handle) in (0..).zip(&handles) {
+        let released = value < 40 && value % 3 == 0;
+        assert_eq!(pool.contains(handle), !released, "object {value}");
+    }
+    assert_eq!(pool.len(), 128 - 14);
+    pool.check_consistency().unwrap();
+    // The pool goes on: the released slots are free, the rest decided again.
+    pool.retain(|p| p.value % 3 != 0);
+    assert_eq!(pool.len(), 128 - 43);
+    assert_eq!(pool.create_many(50, |_, _| {}), 43);
+    pool.check_consistency().unwrap();
+}
+
 struct Bomb(bool);
 
 impl Drop for Bomb {

@@ -80,10 +80,6 @@ pub(crate) trait FreeStack {
     }
 
     /// Takes the slot at the top off the list.
-    #[cfg_attr(
-        not(feature = "alloc"),
-        expect(dead_code, reason = "for a heap pool's lender, which needs alloc")
-    )]
     #[inline]
     fn pop(&mut self) {
         self.stack().pop();

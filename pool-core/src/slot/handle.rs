@@ -107,6 +107,22 @@ impl<T> Handle<T> {
         }
     }
 
+    /// The handle of the next object of a free slot whose word is `word`: the word one version
+    /// on, since a free slot's word holds its index (`slot/state.rs`) and an even version.
+    #[inline]
+    pub(crate) fn after_free_word(word: u64) -> Self {
+        debug_assert!(word::high(word).is_multiple_of(2));
+        // The version is even: setting its low bit, bit 32, adds one, and the compiler sees the
+        // word is not zero, and drops the check.
+        match NonZeroU64::new(word | 1 << 32) {
+            Some(bits) => Self {
+                bits,
+                marker: PhantomData,
+            },
+            None => unreachable!(),
+        }
+    }
+
     /// The same handle, of another type: a column pool's books name a slot by the handle of
     /// the object whose fields its columns hold.
     #[inline]

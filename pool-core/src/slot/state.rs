@@ -1,6 +1,7 @@
 //! The one owner of a slot's state. A slot's word holds its version in the high half and, in the
-//! low half, its own index while it is live (so a live slot's word is its handle's bits, and a
-//! lookup compares one word) or the next slot of the free list while it is on it. A slot is
+//! low half, its own index while it is live or free (so a live slot's word is its handle's bits,
+//! and a lookup compares one word; a free slot's next handle is its word one version on), `LENT`
+//! while a lease holds it, or the next slot of a `par_retain` chain while on one. A slot is
 //! live ⇔ its version is odd ⇔ its occupancy bit is set: every change of a slot's version goes
 //! through a [`Place`], which changes the bit with it. Iteration's unsafe relies on this file.
 //!
@@ -13,10 +14,12 @@ use crate::slot::handle::Handle;
 use crate::slot::word;
 use core::cell::Cell;
 
-/// The word of a slot at `version` (even) whose low half is `next_free`: one not live.
+/// The word of the free slot at `index`, at `version` (even).
 #[inline]
-pub(crate) const fn free_word(version: u32, next_free: u32) -> u64 {
-    word::pack(version, next_free)
+pub(crate) const fn free_word(version: u32, index: usize) -> u64 {
+    #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+    let index = index as u32;
+    word::pack(version, index)
 }
 
 /// The word of the slot at `index`, live at `version` (odd).
@@ -106,10 +109,24 @@ impl<'a> Place<'a> {
     }
 
     /// The handle the slot's next object, at `index`, will have: the one [`fill`](Place::fill)
-    /// makes good. The slot is not live.
+    /// makes good. The slot is free: its word, which holds its index, one version on (two
+    /// instructions where packing the version and the index took four).
     #[inline]
     pub(crate) fn next_handle<T>(&self, index: usize) -> Handle<T> {
-        debug_assert!(!self.is_live());
+        let word = self.word.get();
+        debug_assert!(!is_live(word));
+        debug_assert_eq!(
+            word::low(word) as usize,
+            index,
+            "a free slot's word holds its index"
+        );
+        Handle::after_free_word(word)
+    }
+
+    /// [`next_handle`](Place::next_handle) for a slot a lease holds, whose word says so.
+    #[inline]
+    pub(crate) fn next_handle_lent<T>(&self, index: usize) -> Handle<T> {
+        debug_assert!(is_lent(self.word.get()));
         Handle::next_at(index, self.version())
     }
 
@@ -122,11 +139,24 @@ impl<'a> Place<'a> {
         self.halves()[LOW].set(next);
     }
 
-    /// Marks the slot, lent, not lent any more: it goes back on the free list.
+    /// Takes the slot at `index` off the chain of `par_retain`'s freed slots that
+    /// [`chain`](Place::chain) put it on, free: its word holds its index again. Returns the next
+    /// slot of the chain.
+    #[cfg(feature = "rayon")]
     #[inline]
-    pub(crate) fn unlend(&self) {
+    pub(crate) fn unchain(&self, index: usize) -> u32 {
+        let next = self.halves()[LOW].get();
+        self.unlend(index);
+        next
+    }
+
+    /// Marks the slot at `index`, lent or on a `par_retain` chain, free: it goes back on the
+    /// free list, its word holding its index again.
+    #[inline]
+    pub(crate) fn unlend(&self, index: usize) {
         debug_assert!(!self.is_live());
-        self.halves()[LOW].set(crate::slot::NIL);
+        #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
+        self.halves()[LOW].set(index as u32);
     }
 
     /// Makes the slot, not live, live with `handle`, the one
@@ -165,11 +195,11 @@ impl<'a> Place<'a> {
         self.halves()[LOW].set(crate::slot::LENT);
     }
 
-    /// Gives a slot just built its first word: not live, at `version`, linked to `NIL`.
+    /// Gives the slot at `index`, just built, its first word: free, at `version`.
     #[inline]
-    pub(crate) fn start(&self, version: u32) {
+    pub(crate) fn start(&self, version: u32, index: usize) {
         debug_assert!(version.is_multiple_of(2));
-        self.word.set(free_word(version, crate::slot::NIL));
+        self.word.set(free_word(version, index));
     }
 
     /// Takes the slot, not live and on no list (a lease's), out of use for good: its object's
@@ -177,7 +207,7 @@ impl<'a> Place<'a> {
     #[inline]
     pub(crate) fn retire(&self, retired_at: u32) {
         debug_assert!(!self.is_live());
-        self.word.set(free_word(retired_at, crate::slot::NIL));
+        self.word.set(word::pack(retired_at, crate::slot::NIL));
     }
 
     /// Sets the slot's version, keeping the low half of its word.

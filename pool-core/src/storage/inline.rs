@@ -3,7 +3,6 @@ use super::slot_ref::SlotMut;
 use super::slots::{Chunks, ChunksMut, Slots, no_rest, no_rest_mut};
 use super::view::{ChunkView, SlotsView};
 use crate::limits::{self, FIRST_VERSION};
-use crate::slot::NIL;
 use crate::slot::free_list::InlineStack;
 use crate::slot::occupancy::{self};
 use crate::slot::offset;
@@ -287,7 +286,7 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
             self.offset = offset::next();
         }
         self.objects[index].write(object);
-        self.words[index] = state::free_word(self.offset.wrapping_add(FIRST_VERSION), NIL);
+        self.words[index] = state::free_word(self.offset.wrapping_add(FIRST_VERSION), index);
         self.built = index + 1;
         Some(index)
     }
@@ -425,7 +424,7 @@ impl<'a, T, const N: usize, const W: usize> SlotsView<'a, T> for InlineView<'a, 
         unsafe { chunk.object(index).write(object) };
         self.built().set(index + 1);
         let place = chunk.place(index).expect("a slot of the chunk");
-        place.start(self.offset.wrapping_add(FIRST_VERSION));
+        place.start(self.offset.wrapping_add(FIRST_VERSION), index);
         Some((chunk, index, 1))
     }
 

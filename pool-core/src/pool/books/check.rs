@@ -15,7 +15,7 @@ use alloc::string::String;
 impl<T: Pooled, B: Storage> Books<T, B> {
     /// Walks every slot, occupancy bit, free-list entry and count, and says what disagrees
     /// with what: a live slot without its bit, a free-list entry that is live, lent, retired,
-    /// out of range or twice on the list, a slot neither live, free, lent nor retired, counts
+    /// out of range, twice on the list or whose word does not hold its index, a slot neither live, free, lent nor retired, counts
     /// that do not add up. O(capacity), and it allocates.
     pub(crate) fn check(&self) -> Result<(), String> {
         let retired_at = self.slots.retired_at();
@@ -59,6 +59,11 @@ impl<T: Pooled, B: Storage> Books<T, B> {
                 .ok_or_else(|| format!("free-list entry {index} past the pool's slots"))?;
             if state::is_live(word) || state::is_lent(word) || state::version(word) == retired_at {
                 return Err(format!("free-list entry {index} live, lent or retired"));
+            }
+            if word::low(word) != index {
+                return Err(format!(
+                    "free-list entry {index}: a word that does not hold its index"
+                ));
             }
             if !on_list.insert(index) {
                 return Err(format!("free-list entry {index} twice"));

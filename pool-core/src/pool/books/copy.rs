@@ -54,7 +54,10 @@ impl<T: Pooled + Clone, B: Storage> Books<T, B> {
                         )]
                         let entry = (part.base + local) as u32;
                         entries[under] = entry;
-                        places.get(local).expect("a slot of the chunk").unlend();
+                        places
+                            .get(local)
+                            .expect("a slot of the chunk")
+                            .unlend(entry as usize);
                     }
                 }
             }

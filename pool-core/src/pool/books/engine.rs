@@ -173,10 +173,12 @@ impl<T: Pooled, B: Storage> Books<T, B> {
             slot.object.reset_at_release();
             let version = slot.place.end_life();
             self.counts.release();
+            // Pushed before the retirement is known, and taken off again in the rare case, so
+            // that the list's length is in a register when `create` follows.
+            self.free.push_freed(index);
             if version == self.slots.retired_at() {
+                self.free.pop();
                 self.counts.retire();
-            } else {
-                self.free.push_freed(index);
             }
             return Ok(());
         }

@@ -31,7 +31,7 @@ impl Ledger<'_> {
         // lend's 8-byte store of one of them to land (a store that cannot be forwarded), and
         // a lease through a fresh lender took 3.4 x a create and release, not 1.2 x.
         Counts::update(self.counts, Counts::keep_lease);
-        place.unlend();
+        place.unlend(index);
         Counts::update(self.counts, Counts::release);
         self.free.push(index);
     }
@@ -48,7 +48,7 @@ impl Ledger<'_> {
 
     /// Makes the lent slot at `index` live, and returns its handle.
     pub(crate) fn keep<T>(&self, index: usize, place: &Place<'_>) -> Handle<T> {
-        let handle = place.next_handle(index);
+        let handle = place.next_handle_lent(index);
         place.fill(handle);
         Counts::update(self.counts, Counts::keep_lease);
         handle
@@ -176,7 +176,7 @@ impl<'a, T: Pooled, B: Storage> BooksView<'a, T, B> {
         let ledger = &self.ledger;
         let give_back = scopeguard::guard((), |()| {
             Counts::update(ledger.counts, |counts| counts.unlend(high_water));
-            place.unlend();
+            place.unlend(index);
             ledger.free.push(index);
         });
         taken.get_mut().reset_at_reuse();

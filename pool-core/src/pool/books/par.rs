@@ -6,7 +6,6 @@ use crate::Pooled;
 use crate::pool::par::retain::Chain;
 use crate::pool::par::{Freed, Pieces, Retain};
 use crate::slot::free_list::FreeStack;
-use crate::slot::word;
 use crate::storage::part::PartMut;
 use crate::storage::{Slots, Storage};
 use rayon::iter::plumbing::bridge_unindexed;
@@ -56,16 +55,17 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     }
 
     /// Puts the `chained` slots linked from `head` through their words on the free list, the
-    /// one at `head` on top: as the sequential `retain` would have pushed them.
+    /// one at `head` on top: as the sequential `retain` would have pushed them. Each word holds
+    /// its slot's index again, as a free slot's does.
     fn push_chain(&mut self, head: u32, chained: usize) {
-        let slots = &self.slots;
+        let slots = &mut self.slots;
         self.free.stack().edit(|entries, len| {
             let bottom = *len;
             let mut index = head;
             for at in (bottom..bottom + chained).rev() {
                 entries[at] = index;
-                let word = (slots.word(index as usize)).expect("freed slots are in the pool");
-                index = word::low(word);
+                let slot = (slots.slot_mut(index as usize)).expect("freed slots are in the pool");
+                index = slot.place.unchain(index as usize);
             }
             *len += chained;
         });

@@ -7,7 +7,6 @@ use super::{Books, Free};
 use crate::Pooled;
 use crate::limits::{INDEX_END, RETIRED_VERSION};
 use crate::pooled::blank;
-use crate::slot::NIL;
 use crate::slot::free_list::FreeStack;
 use crate::slot::state;
 use crate::storage::heap::chunk::Chunk;
@@ -377,8 +376,8 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectsSeed<T> {
 }
 
 /// The slot at `index` saved at `version`, counted from `offset`: its saved object if it was
-/// live, or a blank one; with its word, linked to `NIL` if free. The caller has checked the
-/// versions (see [`check_versions`]).
+/// live, or a blank one; with its word, which holds its index, live or free. The caller has
+/// checked the versions (see [`check_versions`]).
 fn saved_slot<T: Pooled>(
     index: usize,
     offset: u32,
@@ -390,7 +389,7 @@ fn saved_slot<T: Pooled>(
         let object = objects.next().ok_or("fewer objects than live slots")?;
         Ok((object, state::live_word(version, index)))
     } else {
-        Ok((blank::<T>(), state::free_word(version, NIL)))
+        Ok((blank::<T>(), state::free_word(version, index)))
     }
 }
 

@@ -1,4 +1,3 @@
-use crate::slot::NIL;
 use crate::slot::occupancy;
 use crate::slot::state;
 use crate::storage::part::{Part, PartMut};
@@ -27,7 +26,9 @@ impl<T> Chunk<T> {
     pub(crate) fn build(base: usize, len: usize, version: u32, blank: impl FnMut() -> T) -> Self {
         let mut blank = blank;
         let objects = (0..len).map(|_| blank()).collect();
-        let words = alloc::vec![state::free_word(version, NIL); len].into_boxed_slice();
+        let words = (base..base + len)
+            .map(|index| state::free_word(version, index))
+            .collect();
         Self {
             base,
             objects,
