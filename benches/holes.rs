@@ -17,7 +17,9 @@
 //!   many born again: `par_retain` + `create_many` against a `Vec` under rayon (`par_iter_mut`,
 //!   `retain`, `extend`), and the sequential `retain` against the `Vec`'s `retain_mut`;
 //! - `seed_frame`: the seed's particle frame (`benches/particles.rs`'s workload: bursts of 200
-//!   `create`s, `retain` with the seed's kernel, 10,000 slots) beside slab and slotmap.
+//!   `create`s, `retain` with the seed's kernel, 10,000 slots) beside slab and slotmap; in the
+//!   interleaved mode (`HOLES_TRIALS=N`) one frame of each peer per trial, `N * 20` trials
+//!   (`HOLES_SEED_FRAME_ONLY=1`: the frame alone).
 //!
 //! `cargo bench -p pooling-benches --bench holes`. Every loop is a function of its own, never
 //! inlined, as a user's system would be. Before measuring, every peer runs each loop from the
@@ -788,9 +790,84 @@ fn interleaved(trials: usize) {
     }
 }
 
+/// The seed's frame in the interleaved mode: every trial runs three untimed frames and one
+/// timed frame of each peer, in an order shuffled from trial to trial (each peer on its own
+/// frames, from the same steady state); a peer's figure is the median over the trials of its
+/// frame's time over slab's and slotmap's in the same trial.
+fn interleaved_seed_frame(trials: usize) {
+    struct Seed<P> {
+        peer: P,
+        frame: usize,
+    }
+    fn timed<P: Container>(bursts: &Bursts, seed: &mut Seed<P>) -> f64 {
+        let mut start = std::time::Instant::now();
+        for k in 0..4 {
+            if k == 3 {
+                start = std::time::Instant::now();
+            }
+            workload::frame(black_box(&mut seed.peer), bursts.burst(seed.frame));
+            seed.frame += 1;
+        }
+        start.elapsed().as_secs_f64()
+    }
+    fn seed<P: Container>(bursts: &Bursts, mut peer: P) -> Seed<P> {
+        let frame = workload::warm_up(bursts, &mut peer);
+        Seed { peer, frame }
+    }
+    let bursts = Bursts::new();
+    let mut pooling = seed(&bursts, ParticlePool::with_capacity(CAPACITY));
+    let mut slab = seed(&bursts, slab::Slab::with_capacity(CAPACITY));
+    let mut slotmap = seed(&bursts, SlotMap::with_capacity(CAPACITY));
+    let mut times = [(); 3].map(|()| Vec::with_capacity(trials));
+    let mut order = [0, 1, 2];
+    let mut rng = fastrand::Rng::with_seed(pooling_benches::SEED);
+    for trial in 0..trials + 3 {
+        rng.shuffle(&mut order);
+        for &at in &order {
+            let took = match at {
+                0 => timed(&bursts, &mut pooling),
+                1 => timed(&bursts, &mut slab),
+                _ => timed(&bursts, &mut slotmap),
+            };
+            if trial >= 3 {
+                times[at].push(took);
+            }
+        }
+    }
+    let quartile = |mut v: Vec<f64>, q: usize| {
+        v.sort_by(f64::total_cmp);
+        v[(v.len() - 1) * q / 4]
+    };
+    for (k, name) in ["pooling", "slab", "slotmap"].into_iter().enumerate() {
+        let ratio = |of: usize| -> String {
+            let r: Vec<f64> = times[k]
+                .iter()
+                .zip(&times[of])
+                .map(|(a, b)| a / b)
+                .collect();
+            format!(
+                "{:.2} ({:.2}-{:.2})",
+                quartile(r.clone(), 2),
+                quartile(r.clone(), 1),
+                quartile(r, 3)
+            )
+        };
+        println!(
+            "seed_frame/{name:<8} {:>7.1} us  {} x slab  {} x slotmap",
+            quartile(times[k].clone(), 2) * 1e6,
+            ratio(1),
+            ratio(2),
+        );
+    }
+}
+
 fn main() {
     if let Ok(trials) = std::env::var("HOLES_TRIALS") {
-        interleaved(trials.parse().expect("HOLES_TRIALS: a number of trials"));
+        let trials = trials.parse().expect("HOLES_TRIALS: a number of trials");
+        if std::env::var_os("HOLES_SEED_FRAME_ONLY").is_none() {
+            interleaved(trials);
+        }
+        interleaved_seed_frame(trials * 20);
         return;
     }
     benches();

@@ -83,8 +83,15 @@ struct Plain {
     value: u32,
 }
 
+#[derive(Pooled)]
+#[pool(size = 128, layout = columns)]
+struct PlainColumns {
+    value: u32,
+}
+
 /// A plain type's full word is decided whole before its releases: a panic part-way releases
-/// the slots decided so far and leaves the rest live.
+/// the slots decided so far and leaves the rest live. Objects gather the decisions as bits,
+/// columns as bytes: both are checked.
 #[test]
 fn a_panic_in_retain_inside_a_full_word_keeps_what_was_decided() {
     let mut pool = PlainPool::new();
@@ -97,18 +104,41 @@ fn a_panic_in_retain_inside_a_full_word_keeps_what_was_decided() {
             p.value % 3 != 0
         });
     }));
-    assert!(result.is_err());
-    for (value, &handle) in (0..).zip(&handles) {
-        let released = value < 40 && value % 3 == 0;
-        assert_eq!(pool.contains(handle), !released, "object {value}");
-    }
-    assert_eq!(pool.len(), 128 - 14);
+    let contains: Vec<bool> = handles.iter().map(|&h| pool.contains(h)).collect();
+    assert_decided(result.is_err(), &contains, pool.len());
     pool.check_consistency().unwrap();
     // The pool goes on: the released slots are free, the rest decided again.
     pool.retain(|p| p.value % 3 != 0);
     assert_eq!(pool.len(), 128 - 43);
     assert_eq!(pool.create_many(50, |_, _| {}), 43);
     pool.check_consistency().unwrap();
+
+    let mut pool = PlainColumnsPool::new();
+    let handles: Vec<_> = (0..128)
+        .map(|value| pool.create(|p| *p.value = value).unwrap())
+        .collect();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        pool.retain(|p| {
+            assert_ne!(*p.value, 40, "keep failed");
+            *p.value % 3 != 0
+        });
+    }));
+    let contains: Vec<bool> = handles.iter().map(|&h| pool.contains(h)).collect();
+    assert_decided(result.is_err(), &contains, pool.len());
+    pool.retain(|p| *p.value % 3 != 0);
+    assert_eq!(pool.len(), 128 - 43);
+    assert_eq!(pool.create_many(50, |_, _| {}), 43);
+}
+
+/// After `retain` panicked at object 40 of 128: the multiples of 3 below it released, the
+/// rest live.
+fn assert_decided(panicked: bool, contains: &[bool], len: usize) {
+    assert!(panicked);
+    for (value, &live) in contains.iter().enumerate() {
+        let released = value < 40 && value % 3 == 0;
+        assert_eq!(live, !released, "object {value}");
+    }
+    assert_eq!(len, 128 - 14);
 }
 
 struct Bomb(bool);

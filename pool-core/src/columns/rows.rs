@@ -137,6 +137,8 @@ macro_rules! strip {
             type One = F::$row<'a>;
             type Run = F::$slices<'a>;
 
+            const COLUMNS: bool = true;
+
             #[inline]
             fn len(&self) -> usize {
                 self.raw.len
