@@ -618,27 +618,28 @@ fn iterating_a_lender_while_its_leases_build_slots_reads_only_built_ones() {
     pool.check_consistency().unwrap();
 }
 
+/// An object whose reset panics when it holds 13.
+struct Brittle(u32);
+
+impl Pooled for Brittle {
+    const SIZE: usize = 2;
+    type Strategy = Fail;
+
+    fn blank(_: PoolToken<'_, Self>) -> Self {
+        Brittle(0)
+    }
+
+    fn reset_at_release(&mut self) {
+        assert_ne!(self.0, 13, "unlucky reset");
+        self.0 = 0;
+    }
+
+    fn reset_at_reuse(&mut self) {}
+}
+
 #[test]
 fn a_reset_that_panics_in_a_lease_drop_retires_the_slot() {
     extern crate std;
-    struct Brittle(u32);
-
-    impl Pooled for Brittle {
-        const SIZE: usize = 2;
-        type Strategy = Fail;
-
-        fn blank(_: PoolToken<'_, Self>) -> Self {
-            Brittle(0)
-        }
-
-        fn reset_at_release(&mut self) {
-            assert_ne!(self.0, 13, "unlucky reset");
-            self.0 = 0;
-        }
-
-        fn reset_at_reuse(&mut self) {}
-    }
-
     let mut pool = Pool::<Brittle>::new();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let lender = pool.lender();
@@ -667,23 +668,6 @@ fn a_reset_that_panics_in_a_lease_drop_retires_the_slot() {
 #[test]
 fn a_lease_that_retires_the_first_slot_of_an_inline_pool_retires_it_at_its_offset() {
     extern crate std;
-    struct Brittle(u32);
-
-    impl Pooled for Brittle {
-        const SIZE: usize = 2;
-        type Strategy = Fail;
-
-        fn blank(_: PoolToken<'_, Self>) -> Self {
-            Brittle(0)
-        }
-
-        fn reset_at_release(&mut self) {
-            assert_ne!(self.0, 13, "unlucky reset");
-        }
-
-        fn reset_at_reuse(&mut self) {}
-    }
-
     // Another pool draws an offset first, so that this one's is not the first, 0.
     drop(Pool::<Probe>::with_capacity(1));
     let mut pool = Pool::<Brittle, Fail, crate::Inline<2, 1>>::new();
