@@ -339,15 +339,15 @@ fn objects_lie_side_by_side_and_their_words_apart() {
     assert_eq!(inline, size_of::<Probe>());
 }
 
-/// `Probe` that grows from 3 slots up to 10, in chunks of 4.
-struct Grower(Probe);
+/// `Probe` in a pool of `N` slots up front and strategy `S`.
+struct Probed<const N: usize, S>(Probe, core::marker::PhantomData<S>);
 
-impl Pooled for Grower {
-    const SIZE: usize = 3;
-    type Strategy = Grow<10>;
+impl<const N: usize, S> Pooled for Probed<N, S> {
+    const SIZE: usize = N;
+    type Strategy = S;
 
     fn blank(_: PoolToken<'_, Self>) -> Self {
-        Grower(Probe::empty())
+        Self(Probe::empty(), core::marker::PhantomData)
     }
 
     fn reset_at_release(&mut self) {
@@ -358,6 +358,9 @@ impl Pooled for Grower {
         self.0.reset_at_reuse();
     }
 }
+
+/// `Probe` that grows from 3 slots up to 10, in chunks of 4.
+type Grower = Probed<3, Grow<10>>;
 
 fn grown(pool: &mut Pool<Grower>, value: u32) -> Handle<Grower> {
     pool.create(|g| g.0.value = value).unwrap()
@@ -437,24 +440,7 @@ fn a_chunk_with_a_retired_slot_is_never_given_back() {
 }
 
 /// `Probe` ranked by its value, for eviction.
-struct Voice(Probe);
-
-impl Pooled for Voice {
-    const SIZE: usize = 4;
-    type Strategy = Evict;
-
-    fn blank(_: PoolToken<'_, Self>) -> Self {
-        Voice(Probe::empty())
-    }
-
-    fn reset_at_release(&mut self) {
-        self.0.reset_at_release();
-    }
-
-    fn reset_at_reuse(&mut self) {
-        self.0.reset_at_reuse();
-    }
-}
+type Voice = Probed<4, Evict>;
 
 impl Evictable for Voice {
     fn importance(&self) -> impl Importance + use<> {
