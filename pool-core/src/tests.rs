@@ -339,15 +339,15 @@ fn objects_lie_side_by_side_and_their_words_apart() {
     assert_eq!(inline, size_of::<Probe>());
 }
 
-/// `Probe` that grows from 3 slots up to 10, in chunks of 4.
-struct Grower(Probe);
+/// `Probe` in a pool of `N` slots up front and strategy `S`.
+struct Probed<const N: usize, S>(Probe, core::marker::PhantomData<S>);
 
-impl Pooled for Grower {
-    const SIZE: usize = 3;
-    type Strategy = Grow<10>;
+impl<const N: usize, S> Pooled for Probed<N, S> {
+    const SIZE: usize = N;
+    type Strategy = S;
 
     fn blank(_: PoolToken<'_, Self>) -> Self {
-        Grower(Probe::empty())
+        Self(Probe::empty(), core::marker::PhantomData)
     }
 
     fn reset_at_release(&mut self) {
@@ -358,6 +358,9 @@ impl Pooled for Grower {
         self.0.reset_at_reuse();
     }
 }
+
+/// `Probe` that grows from 3 slots up to 10, in chunks of 4.
+type Grower = Probed<3, Grow<10>>;
 
 fn grown(pool: &mut Pool<Grower>, value: u32) -> Handle<Grower> {
     pool.create(|g| g.0.value = value).unwrap()
@@ -437,24 +440,7 @@ fn a_chunk_with_a_retired_slot_is_never_given_back() {
 }
 
 /// `Probe` ranked by its value, for eviction.
-struct Voice(Probe);
-
-impl Pooled for Voice {
-    const SIZE: usize = 4;
-    type Strategy = Evict;
-
-    fn blank(_: PoolToken<'_, Self>) -> Self {
-        Voice(Probe::empty())
-    }
-
-    fn reset_at_release(&mut self) {
-        self.0.reset_at_release();
-    }
-
-    fn reset_at_reuse(&mut self) {
-        self.0.reset_at_reuse();
-    }
-}
+type Voice = Probed<4, Evict>;
 
 impl Evictable for Voice {
     fn importance(&self) -> impl Importance + use<> {
@@ -618,27 +604,28 @@ fn iterating_a_lender_while_its_leases_build_slots_reads_only_built_ones() {
     pool.check_consistency().unwrap();
 }
 
+/// An object whose reset panics when it holds 13.
+struct Brittle(u32);
+
+impl Pooled for Brittle {
+    const SIZE: usize = 2;
+    type Strategy = Fail;
+
+    fn blank(_: PoolToken<'_, Self>) -> Self {
+        Brittle(0)
+    }
+
+    fn reset_at_release(&mut self) {
+        assert_ne!(self.0, 13, "unlucky reset");
+        self.0 = 0;
+    }
+
+    fn reset_at_reuse(&mut self) {}
+}
+
 #[test]
 fn a_reset_that_panics_in_a_lease_drop_retires_the_slot() {
     extern crate std;
-    struct Brittle(u32);
-
-    impl Pooled for Brittle {
-        const SIZE: usize = 2;
-        type Strategy = Fail;
-
-        fn blank(_: PoolToken<'_, Self>) -> Self {
-            Brittle(0)
-        }
-
-        fn reset_at_release(&mut self) {
-            assert_ne!(self.0, 13, "unlucky reset");
-            self.0 = 0;
-        }
-
-        fn reset_at_reuse(&mut self) {}
-    }
-
     let mut pool = Pool::<Brittle>::new();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let lender = pool.lender();
@@ -667,23 +654,6 @@ fn a_reset_that_panics_in_a_lease_drop_retires_the_slot() {
 #[test]
 fn a_lease_that_retires_the_first_slot_of_an_inline_pool_retires_it_at_its_offset() {
     extern crate std;
-    struct Brittle(u32);
-
-    impl Pooled for Brittle {
-        const SIZE: usize = 2;
-        type Strategy = Fail;
-
-        fn blank(_: PoolToken<'_, Self>) -> Self {
-            Brittle(0)
-        }
-
-        fn reset_at_release(&mut self) {
-            assert_ne!(self.0, 13, "unlucky reset");
-        }
-
-        fn reset_at_reuse(&mut self) {}
-    }
-
     // Another pool draws an offset first, so that this one's is not the first, 0.
     drop(Pool::<Probe>::with_capacity(1));
     let mut pool = Pool::<Brittle, Fail, crate::Inline<2, 1>>::new();

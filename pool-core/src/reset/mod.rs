@@ -7,8 +7,8 @@
 //! and reports a wrapper whose content has no reset (`[Sprite; 4]`) at the field, with the note
 //! the derive chose for that field.
 
-/// `Reset` for collections that empty with `clear()` and are built empty by `new()`: `Vec<T>`,
-/// `BinaryHeap<T> where T: Ord`, `String<>`.
+/// `Reset` for collections that empty with `clear()` and are built empty by `Default`:
+/// `Vec<T>`, `BinaryHeap<T> where T: Ord`, `String<>`.
 #[cfg(feature = "alloc")]
 macro_rules! reset_by_clear {
     ($($ty:ident<$($param:ident),*> $(where $bound:ident: $trait:path)?),+ $(,)?) => {$(
@@ -21,7 +21,7 @@ macro_rules! reset_by_clear {
 
             #[inline]
             fn blank() -> Self {
-                $ty::new()
+                Self::default()
             }
         }
     )+};

@@ -9,33 +9,12 @@ use std::io::Cursor;
 use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock, PoisonError, RwLock};
 
-#[diagnostic::do_not_recommend]
-impl<K, V, S: Default> Reset for HashMap<K, V, S> {
-    #[inline]
-    fn reset(&mut self) {
-        self.clear();
-    }
-
-    #[inline]
-    fn blank() -> Self {
-        Self::with_hasher(S::default())
-    }
+reset_by_clear! {
+    HashMap<K, V, S> where S: Default,
+    HashSet<T, S> where S: Default,
+    OsString<>,
+    PathBuf<>,
 }
-
-#[diagnostic::do_not_recommend]
-impl<T, S: Default> Reset for HashSet<T, S> {
-    #[inline]
-    fn reset(&mut self) {
-        self.clear();
-    }
-
-    #[inline]
-    fn blank() -> Self {
-        Self::with_hasher(S::default())
-    }
-}
-
-reset_by_clear! { OsString<>, PathBuf<> }
 
 // A panic while the lock was held poisoned it; the reset makes its value blank whatever the
 // panic left, so the next user of the slot starts from a lock that is not poisoned.

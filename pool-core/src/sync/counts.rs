@@ -24,19 +24,12 @@ fn bump(counter: &AtomicCount) {
 }
 
 impl SlotCounts {
-    #[cfg(not(loom))]
-    pub(crate) const fn new() -> Self {
-        Self {
-            created: AtomicCount::new(0),
-            released: AtomicCount::new(0),
-        }
-    }
-
-    #[cfg(loom)]
-    pub(crate) fn new() -> Self {
-        Self {
-            created: AtomicCount::new(0),
-            released: AtomicCount::new(0),
+    const_unless_loom! {
+        pub(crate) fn new() -> Self {
+            Self {
+                created: AtomicCount::new(0),
+                released: AtomicCount::new(0),
+            }
         }
     }
 

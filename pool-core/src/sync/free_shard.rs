@@ -26,22 +26,14 @@ pub(crate) struct FreeShard {
 }
 
 impl FreeShard {
-    /// An empty stack of the slots of a pool of `capacity`.
-    #[cfg(not(loom))]
-    pub(crate) const fn new(capacity: usize) -> Self {
-        let layout = Layout::new(capacity);
-        Self {
-            head: AtomicWord::new(layout.empty()),
-            layout,
-        }
-    }
-
-    #[cfg(loom)]
-    pub(crate) fn new(capacity: usize) -> Self {
-        let layout = Layout::new(capacity);
-        Self {
-            head: AtomicWord::new(layout.empty()),
-            layout,
+    const_unless_loom! {
+        /// An empty stack of the slots of a pool of `capacity`.
+        pub(crate) fn new(capacity: usize) -> Self {
+            let layout = Layout::new(capacity);
+            Self {
+                head: AtomicWord::new(layout.empty()),
+                layout,
+            }
         }
     }
 

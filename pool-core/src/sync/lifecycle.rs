@@ -119,22 +119,14 @@ const fn refs(word: Word) -> Word {
 }
 
 impl Lifecycle {
-    /// A free slot at `version` (even).
-    #[cfg(not(loom))]
-    pub(crate) const fn new(version: u32) -> Self {
-        Self {
-            word: AtomicWord::new(pack(version, FREE, 0)),
-            #[cfg(not(all(target_has_atomic = "64", not(pool_core_narrow))))]
-            last: AtomicU32::new(version.wrapping_sub(1)),
-        }
-    }
-
-    #[cfg(loom)]
-    pub(crate) fn new(version: u32) -> Self {
-        Self {
-            word: AtomicWord::new(pack(version, FREE, 0)),
-            #[cfg(not(all(target_has_atomic = "64", not(pool_core_narrow))))]
-            last: AtomicU32::new(version.wrapping_sub(1)),
+    const_unless_loom! {
+        /// A free slot at `version` (even).
+        pub(crate) fn new(version: u32) -> Self {
+            Self {
+                word: AtomicWord::new(pack(version, FREE, 0)),
+                #[cfg(not(all(target_has_atomic = "64", not(pool_core_narrow))))]
+                last: AtomicU32::new(version.wrapping_sub(1)),
+            }
         }
     }
 

@@ -1,5 +1,19 @@
 //! The pool shared across threads: [`SyncPool`], its [`SyncGuard`] and [`SyncLease`].
 
+/// A `const fn`, but not under loom, whose atomics' constructors are not `const`: one body for
+/// both builds.
+macro_rules! const_unless_loom {
+    ($(#[$attr:meta])* $vis:vis fn $($rest:tt)*) => {
+        #[cfg(not(loom))]
+        $(#[$attr])*
+        $vis const fn $($rest)*
+
+        #[cfg(loom)]
+        $(#[$attr])*
+        $vis fn $($rest)*
+    };
+}
+
 mod counts;
 mod free_shard;
 mod guard;

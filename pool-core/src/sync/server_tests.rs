@@ -229,6 +229,11 @@ mod waiting {
     use std::task::Wake;
     use std::thread;
 
+    /// Whether `future` is still pending after a poll with `waker`.
+    fn pends<F: Future + ?Sized>(future: core::pin::Pin<&mut F>, waker: &Waker) -> bool {
+        future.poll(&mut Context::from_waker(waker)).is_pending()
+    }
+
     /// Counts its wake-ups.
     #[derive(Default)]
     struct Counter(AtomicUsize);
@@ -298,12 +303,7 @@ mod waiting {
         let (woken_b, waker_b) = counter();
         let mut first = Box::pin(pool.acquire_async(|_| {}));
         let mut second = pin!(pool.acquire_async(|b| b.value = 2));
-        assert!(
-            first
-                .as_mut()
-                .poll(&mut Context::from_waker(&waker_a))
-                .is_pending()
-        );
+        assert!(pends(first.as_mut(), &waker_a));
         let mut cx = Context::from_waker(&waker_b);
         assert!(second.as_mut().poll(&mut cx).is_pending());
         drop(lease);
@@ -399,12 +399,7 @@ mod waiting {
         let pool = SyncPool::<Buffer>::with_capacity(1);
         let lease = pool.acquire(|_| {}).unwrap();
         let mut waiting = Box::pin(pool.acquire_async(|_| unreachable!()));
-        assert!(
-            waiting
-                .as_mut()
-                .poll(&mut Context::from_waker(Waker::noop()))
-                .is_pending()
-        );
+        assert!(pends(waiting.as_mut(), Waker::noop()));
         drop(lease);
         pool.check_consistency().unwrap();
         drop(waiting);
@@ -421,12 +416,7 @@ mod waiting {
         let (woken_old, waker_old) = counter();
         let (woken_new, waker_new) = counter();
         let mut waiting = pin!(pool.acquire_async(|_| {}));
-        assert!(
-            waiting
-                .as_mut()
-                .poll(&mut Context::from_waker(&waker_old))
-                .is_pending()
-        );
+        assert!(pends(waiting.as_mut(), &waker_old));
         let mut cx = Context::from_waker(&waker_new);
         assert!(waiting.as_mut().poll(&mut cx).is_pending());
         drop(lease);
@@ -461,12 +451,7 @@ mod waiting {
         let pool = SyncPool::<Buffer>::new();
         let leases = [pool.acquire(|_| {}).unwrap(), pool.acquire(|_| {}).unwrap()];
         let mut waiting = Box::pin(pool.acquire_async(|_| unreachable!()));
-        assert!(
-            waiting
-                .as_mut()
-                .poll(&mut Context::from_waker(Waker::noop()))
-                .is_pending()
-        );
+        assert!(pends(waiting.as_mut(), Waker::noop()));
         drop(waiting);
         drop(leases);
         let stats = pool.stats();

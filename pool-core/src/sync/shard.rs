@@ -27,17 +27,11 @@ pub(crate) struct Ids {
 
 #[cfg(any(feature = "std", loom))]
 impl Ids {
-    #[cfg(not(loom))]
-    pub(crate) const fn new() -> Self {
-        Self {
-            taken: AtomicU64::new(0),
-        }
-    }
-
-    #[cfg(loom)]
-    pub(crate) fn new() -> Self {
-        Self {
-            taken: AtomicU64::new(0),
+    const_unless_loom! {
+        pub(crate) fn new() -> Self {
+            Self {
+                taken: AtomicU64::new(0),
+            }
         }
     }
 

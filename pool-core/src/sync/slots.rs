@@ -163,26 +163,16 @@ impl<T> SyncSlot<T> {
         }
     }
 
-    /// A slot whose object is built when it is first taken.
-    #[cfg(not(loom))]
-    pub(crate) const fn unbuilt() -> Self {
-        Self {
-            life: Lifecycle::new(0),
-            counts: SlotCounts::new(),
-            next: AtomicU32::new(NIL),
-            home: AtomicU32::new(0),
-            value: ObjectCell::new(),
-        }
-    }
-
-    #[cfg(loom)]
-    pub(crate) fn unbuilt() -> Self {
-        Self {
-            life: Lifecycle::new(0),
-            counts: SlotCounts::new(),
-            next: AtomicU32::new(NIL),
-            home: AtomicU32::new(0),
-            value: ObjectCell::new(),
+    const_unless_loom! {
+        /// A slot whose object is built when it is first taken.
+        pub(crate) fn unbuilt() -> Self {
+            Self {
+                life: Lifecycle::new(0),
+                counts: SlotCounts::new(),
+                next: AtomicU32::new(NIL),
+                home: AtomicU32::new(0),
+                value: ObjectCell::new(),
+            }
         }
     }
 }

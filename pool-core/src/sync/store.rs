@@ -49,32 +49,6 @@ impl<T: Pooled> HeapStore<T> {
     }
 }
 
-#[cfg(feature = "alloc")]
-impl<T: Pooled> SyncStore<T> for HeapStore<T> {
-    #[inline]
-    fn slots(&self) -> SyncSlots<'_, T> {
-        SyncSlots::new(&self.all, &self.books)
-    }
-
-    #[cfg(feature = "async")]
-    #[inline]
-    fn books(&self) -> &Books {
-        &self.books
-    }
-
-    #[inline]
-    fn slot_mut(&mut self, index: usize) -> Option<&mut SyncSlot<T>> {
-        self.all.get_mut(index)
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<T> Drop for HeapStore<T> {
-    fn drop(&mut self) {
-        drop_objects(&mut self.all, &self.books);
-    }
-}
-
 /// `N` slots and the books inside the pool; each object built when its slot is first taken.
 #[doc(hidden)]
 pub struct InlineStore<T, const N: usize> {
@@ -100,26 +74,36 @@ impl<T, const N: usize> InlineStore<T, N> {
     }
 }
 
-impl<T: Pooled, const N: usize> SyncStore<T> for InlineStore<T, N> {
-    #[inline]
-    fn slots(&self) -> SyncSlots<'_, T> {
-        SyncSlots::new(&self.all, &self.books)
-    }
+/// The two stores differ only in where the slots and books are: one body for both.
+macro_rules! store {
+    ($(#[$cfg:meta])* [$($param:tt)*] $store:ty) => {
+        $(#[$cfg])*
+        impl<T: Pooled, $($param)*> SyncStore<T> for $store {
+            #[inline]
+            fn slots(&self) -> SyncSlots<'_, T> {
+                SyncSlots::new(&self.all, &self.books)
+            }
 
-    #[cfg(feature = "async")]
-    #[inline]
-    fn books(&self) -> &Books {
-        &self.books
-    }
+            #[cfg(feature = "async")]
+            #[inline]
+            fn books(&self) -> &Books {
+                &self.books
+            }
 
-    #[inline]
-    fn slot_mut(&mut self, index: usize) -> Option<&mut SyncSlot<T>> {
-        self.all.get_mut(index)
-    }
+            #[inline]
+            fn slot_mut(&mut self, index: usize) -> Option<&mut SyncSlot<T>> {
+                self.all.get_mut(index)
+            }
+        }
+
+        $(#[$cfg])*
+        impl<T, $($param)*> Drop for $store {
+            fn drop(&mut self) {
+                drop_objects(&mut self.all, &self.books);
+            }
+        }
+    };
 }
 
-impl<T, const N: usize> Drop for InlineStore<T, N> {
-    fn drop(&mut self) {
-        drop_objects(&mut self.all, &self.books);
-    }
-}
+store!(#[cfg(feature = "alloc")] [] HeapStore<T>);
+store!([const N: usize] InlineStore<T, N>);

@@ -82,21 +82,13 @@ impl Queue {
 }
 
 impl Waiters {
-    #[cfg(not(loom))]
-    pub(crate) const fn new() -> Self {
-        Self {
-            queue: Mutex::new(Queue::new()),
-            waiting: AtomicUsize::new(0),
-            waited: AtomicU64::new(0),
-        }
-    }
-
-    #[cfg(loom)]
-    pub(crate) fn new() -> Self {
-        Self {
-            queue: Mutex::new(Queue::new()),
-            waiting: AtomicUsize::new(0),
-            waited: AtomicU64::new(0),
+    const_unless_loom! {
+        pub(crate) fn new() -> Self {
+            Self {
+                queue: Mutex::new(Queue::new()),
+                waiting: AtomicUsize::new(0),
+                waited: AtomicU64::new(0),
+            }
         }
     }
 

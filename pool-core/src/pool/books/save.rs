@@ -178,22 +178,22 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for SaveVisitor<T> {
         saved.offset = seq.next_element()?.ok_or_else(|| missing(0))?;
         saved.first = seq.next_element()?.ok_or_else(|| missing(1))?;
         saved.grown = seq
-            .next_element_seed(Cautious::new())?
+            .next_element_seed(Sequence::unbounded())?
             .ok_or_else(|| missing(2))?;
         saved.floors = seq
-            .next_element_seed(Cautious::new())?
+            .next_element_seed(Sequence::unbounded())?
             .ok_or_else(|| missing(3))?;
         saved.versions = seq
-            .next_element_seed(Cautious::new())?
+            .next_element_seed(Sequence::unbounded())?
             .ok_or_else(|| missing(4))?;
         saved.free = seq
-            .next_element_seed(Cautious::new())?
+            .next_element_seed(Sequence::unbounded())?
             .ok_or_else(|| missing(5))?;
         for (k, count) in saved.counts.iter_mut().enumerate() {
             *count = seq.next_element()?.ok_or_else(|| missing(6 + k))?;
         }
         saved.high_water = seq.next_element()?.ok_or_else(|| missing(10))?;
-        let seed = ObjectsSeed::new(&saved.versions);
+        let seed = Sequence::objects(&saved.versions);
         let objects = seq.next_element_seed(seed)?.ok_or_else(|| missing(11))?;
         Ok((saved, objects))
     }
@@ -213,10 +213,10 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for SaveVisitor<T> {
             match k {
                 0 => saved.offset = map.next_value()?,
                 1 => saved.first = map.next_value()?,
-                2 => saved.grown = map.next_value_seed(Cautious::new())?,
-                3 => saved.floors = map.next_value_seed(Cautious::new())?,
-                4 => saved.versions = map.next_value_seed(Cautious::new())?,
-                5 => saved.free = map.next_value_seed(Cautious::new())?,
+                2 => saved.grown = map.next_value_seed(Sequence::unbounded())?,
+                3 => saved.floors = map.next_value_seed(Sequence::unbounded())?,
+                4 => saved.versions = map.next_value_seed(Sequence::unbounded())?,
+                5 => saved.free = map.next_value_seed(Sequence::unbounded())?,
                 6..=9 => saved.counts[k - 6] = map.next_value()?,
                 10 => saved.high_water = map.next_value()?,
                 _ => {
@@ -224,9 +224,9 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for SaveVisitor<T> {
                     // bounded by the input only: a format that names its fields takes input
                     // for each value.
                     let bound = if seen[4] {
-                        ObjectsSeed::new(&saved.versions)
+                        Sequence::objects(&saved.versions)
                     } else {
-                        ObjectsSeed::unbounded()
+                        Sequence::unbounded()
                     };
                     objects = Some(map.next_value_seed(bound)?);
                 }
@@ -292,62 +292,30 @@ fn room<T>(claimed: Option<usize>) -> usize {
     claimed.unwrap_or(0).min(AHEAD / size_of::<T>().max(1))
 }
 
-/// A sequence of the books of a save, read into a `Vec` that grows as its elements arrive.
-struct Cautious<T>(PhantomData<fn() -> T>);
-
-impl<T> Cautious<T> {
-    fn new() -> Self {
-        Self(PhantomData)
-    }
-}
-
-impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for Cautious<T> {
-    type Value = Vec<T>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<T>, D::Error> {
-        deserializer.deserialize_seq(self)
-    }
-}
-
-impl<'de, T: Deserialize<'de>> Visitor<'de> for Cautious<T> {
-    type Value = Vec<T>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a sequence")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-        let mut elements = Vec::with_capacity(room::<T>(seq.size_hint()));
-        while let Some(element) = seq.next_element()? {
-            elements.push(element);
-        }
-        Ok(elements)
-    }
-}
-
-/// The objects of a save, at most as many as its versions have live slots.
-struct ObjectsSeed<T> {
+/// A sequence of a save, read into a `Vec` that grows as its elements arrive: a sequence of
+/// the books (`unbounded`), or the objects, at most as many as its versions have live slots.
+struct Sequence<T> {
     most: usize,
-    objects: PhantomData<fn() -> T>,
+    elements: PhantomData<fn() -> T>,
 }
 
-impl<T> ObjectsSeed<T> {
-    fn new(versions: &[u32]) -> Self {
+impl<T> Sequence<T> {
+    fn objects(versions: &[u32]) -> Self {
         Self {
             most: versions.iter().filter(|&&v| v % 2 == 1).count(),
-            objects: PhantomData,
+            elements: PhantomData,
         }
     }
 
     fn unbounded() -> Self {
         Self {
             most: usize::MAX,
-            objects: PhantomData,
+            elements: PhantomData,
         }
     }
 }
 
-impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for ObjectsSeed<T> {
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for Sequence<T> {
     type Value = Vec<T>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<T>, D::Error> {
@@ -355,23 +323,26 @@ impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for ObjectsSeed<T> {
     }
 }
 
-impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectsSeed<T> {
+impl<'de, T: Deserialize<'de>> Visitor<'de> for Sequence<T> {
     type Value = Vec<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at most {} objects, one per live slot", self.most)
+        match self.most {
+            usize::MAX => f.write_str("a sequence"),
+            most => write!(f, "at most {most} objects, one per live slot"),
+        }
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
         let claimed = seq.size_hint().map(|claimed| claimed.min(self.most));
-        let mut objects = Vec::with_capacity(room::<T>(claimed));
-        while let Some(object) = seq.next_element()? {
-            if objects.len() == self.most {
+        let mut elements = Vec::with_capacity(room::<T>(claimed));
+        while let Some(element) = seq.next_element()? {
+            if elements.len() == self.most {
                 return Err(de::Error::custom("more objects than live slots"));
             }
-            objects.push(object);
+            elements.push(element);
         }
-        Ok(objects)
+        Ok(elements)
     }
 }
 
