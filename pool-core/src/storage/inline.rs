@@ -45,14 +45,22 @@ use core::ptr::{self, NonNull};
 /// use std::sync::Mutex;
 ///
 /// #[derive(Pooled)]
+/// # /* Under Miri, 64 objects a pool: it builds each one slowly.
 /// #[pool(size = 8192, storage = inline)]
+/// # */
+/// # #[cfg_attr(not(miri), pool(size = 8192, storage = inline))]
+/// # #[cfg_attr(miri, pool(size = 64, storage = inline))]
 /// struct Body {
 ///     position: [f64; 3],
 ///     velocity: [f64; 3],
 /// }
 ///
 /// #[derive(Pooled)]
+/// # /*
 /// #[pool(size = 8192, storage = inline, layout = columns)]
+/// # */
+/// # #[cfg_attr(not(miri), pool(size = 8192, storage = inline, layout = columns))]
+/// # #[cfg_attr(miri, pool(size = 64, storage = inline, layout = columns))]
 /// struct Spark {
 ///     x: f32,
 ///     vx: f32,
