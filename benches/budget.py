@@ -11,7 +11,8 @@ pooling's figure to a peer's from the same run: pooling may take at most `over` 
 operation more than that peer (a negative `over`: at least that many fewer), so that a change of
 compiler or code layout that moves every peer alike moves the budget with them; and a lease
 through a fresh lender at most `over_create_release.lease` times a create and a release of the
-same pool, and a column kernel over `groups_mut` at most `over_soa.kernel_90` times soa_derive's. Prints the table of every peer's figures and exits 1 if pooling exceeds a budget.
+same pool, a column kernel over `groups_mut` at most `over_soa.kernel_90` times soa_derive's,
+and a burst of `create_many` at most `over_push.burst` times as many `Vec::push`es. Prints the table of every peer's figures and exits 1 if pooling exceeds a budget.
 Python 3.11 stdlib only.
 """
 
@@ -41,6 +42,8 @@ LEASES = 1024
 # Live objects of the `kernel_90` case (of 10,000 slots), which budgets.toml ties to soa_derive
 # holding them.
 KERNEL_LIVE = 9_000
+# Objects of the `burst` case, which budgets.toml ties to `Vec::push`.
+BURST = 2_000
 
 
 def instructions(path: Path) -> dict[tuple[str, str], int]:
@@ -85,32 +88,46 @@ def main() -> int:
                 f"{unit}, {over:+.2f} against {peer}'s {per[(workload, peer)]:.2f}, over the "
                 f"{allowed:+} allowed"
             )
+    def ratio(function: str, case: str, base: str, operations: int) -> tuple[float, float, float]:
+        """Instructions per operation of `case` and of `base` in `function`, and their ratio."""
+        a, b = (
+            (counts[(function, c)] - counts[(function, f"{c}_base")]) / operations
+            for c in (case, base)
+        )
+        return a, b, a / b
+
     # A lease and its give-back through a fresh lender against a create and a release, on one
     # pool in the same run (benches/callgrind.rs, `lease`).
-    lease, create_release = (
-        (counts[("lease", case)] - counts[("lease", f"{case}_base")]) / LEASES
-        for case in ("pooling", "create_release")
-    )
-    ratio, allowed = lease / create_release, table["over_create_release"]["lease"]
+    lease, create_release, times = ratio("lease", "pooling", "create_release", LEASES)
+    allowed = table["over_create_release"]["lease"]
     print(
         f"\nlease through a fresh lender: {lease:.2f} instructions, "
-        f"{ratio:.2f} x create and release ({create_release:.2f}); allowed {allowed} x"
+        f"{times:.2f} x create and release ({create_release:.2f}); allowed {allowed} x"
     )
-    if ratio > allowed:
-        failures.append(f"lease: {ratio:.2f} x create and release, over the {allowed} x allowed")
+    if times > allowed:
+        failures.append(f"lease: {times:.2f} x create and release, over the {allowed} x allowed")
     # A column pool's kernel over `groups_mut` at 90 % live against soa_derive holding the live
     # objects (benches/callgrind.rs, `kernel_90`).
-    groups, soa = (
-        (counts[("kernel_90", case)] - counts[("kernel_90", f"{case}_base")]) / KERNEL_LIVE
-        for case in ("groups", "soa")
-    )
-    ratio, allowed = groups / soa, table["over_soa"]["kernel_90"]
+    groups, soa, times = ratio("kernel_90", "groups", "soa", KERNEL_LIVE)
+    allowed = table["over_soa"]["kernel_90"]
     print(
         f"a column kernel over groups_mut at 90 % live: {groups:.2f} instructions a live object, "
-        f"{ratio:.2f} x soa_derive's ({soa:.2f}); allowed {allowed} x"
+        f"{times:.2f} x soa_derive's ({soa:.2f}); allowed {allowed} x"
     )
-    if ratio > allowed:
-        failures.append(f"kernel_90: {ratio:.2f} x soa_derive, over the {allowed} x allowed")
+    if times > allowed:
+        failures.append(f"kernel_90: {times:.2f} x soa_derive, over the {allowed} x allowed")
+    # A burst of `create_many` into an empty pool against as many `Vec::push`es of the same
+    # objects (benches/callgrind.rs, `burst`); with each handle recorded, printed only.
+    many, push, times = ratio("burst", "create_many", "vec_push", BURST)
+    handles, _, with_handle = ratio("burst", "with_handle", "vec_push", BURST)
+    allowed = table["over_push"]["burst"]
+    print(
+        f"a burst of create_many: {many:.2f} instructions an object, {times:.2f} x Vec::push's "
+        f"({push:.2f}); allowed {allowed} x; recording each handle: {handles:.2f}, "
+        f"{with_handle:.2f} x"
+    )
+    if times > allowed:
+        failures.append(f"burst: {times:.2f} x Vec::push, over the {allowed} x allowed")
     for failure in failures:
         print(f"budget exceeded: {failure}", file=sys.stderr)
     if not failures:

@@ -4,7 +4,8 @@
 //! same generic loops as the criterion benches (`workload`); pooling's lease through a
 //! fresh lender beside its create and release (`lease`, as benches/lender.rs); and a column
 //! pool's kernel over `groups_mut` at 90 % live beside soa_derive holding the live objects
-//! (`kernel_90`, as benches/holes.rs).
+//! (`kernel_90`, as benches/holes.rs); and a burst of 2,000 creates by `create_many` into an
+//! empty pool beside as many `Vec::push`es of the same particles (`burst`, as benches/groups.rs).
 //!
 //! Every peer's container is built, warmed up and checked in `setup` (not counted), which hands
 //! the benchmark a closure that runs the loop. Each case runs twice: `<peer>` runs the workload,
@@ -433,9 +434,68 @@ fn kernel_90(run: Run) -> u64 {
     measure(run)
 }
 
+/// Objects of the `burst` case.
+const BURST: usize = 2_000;
+
+/// A burst of `count` particles: `create_many` into a pool of `BURST` slots, all free
+/// (`create_many`), the same with each handle recorded as benches/groups.rs's burst does
+/// (`with_handle`), or pushes onto a `Vec` with room for them (`vec_push`).
+fn burst_setup(what: &str, count: usize) -> Run {
+    let bursts = Bursts::new();
+    let frames = BURST.div_ceil(pooling_benches::BURST);
+    let spawns: Vec<_> = (0..frames)
+        .flat_map(|n| bursts.burst(n))
+        .copied()
+        .take(count)
+        .collect();
+    match what {
+        "create_many" => {
+            let mut pool = ParticlePool::with_capacity(BURST);
+            Box::new(move || {
+                let made = pool.create_many(spawns.len(), |n, p| spawns[n].write(p));
+                assert_eq!(made, spawns.len());
+                pool.len() as u64
+            })
+        }
+        "with_handle" => {
+            let mut pool = ParticlePool::with_capacity(BURST);
+            let mut made = Vec::with_capacity(BURST);
+            Box::new(move || {
+                pool.create_many_with_handle(spawns.len(), |n, handle, p| {
+                    spawns[n].write(p);
+                    made.push(handle);
+                });
+                assert_eq!(made.len(), spawns.len());
+                pool.len() as u64
+            })
+        }
+        "vec_push" => {
+            let mut particles = Vec::with_capacity(BURST);
+            Box::new(move || {
+                for spawn in &spawns {
+                    particles.push(spawn.particle());
+                }
+                particles.len() as u64
+            })
+        }
+        other => panic!("no loop {other}"),
+    }
+}
+
+#[library_benchmark]
+#[bench::create_many(args = ("create_many", BURST), setup = burst_setup)]
+#[bench::create_many_base(args = ("create_many", 0), setup = burst_setup)]
+#[bench::with_handle(args = ("with_handle", BURST), setup = burst_setup)]
+#[bench::with_handle_base(args = ("with_handle", 0), setup = burst_setup)]
+#[bench::vec_push(args = ("vec_push", BURST), setup = burst_setup)]
+#[bench::vec_push_base(args = ("vec_push", 0), setup = burst_setup)]
+fn burst(run: Run) -> u64 {
+    measure(run)
+}
+
 library_benchmark_group!(
     name = workloads;
-    benchmarks = churn, churn_24, get, iterate_10, iterate_50, iterate_90, iterate_keyed_50, frame, reuse, lease, kernel_90
+    benchmarks = churn, churn_24, get, iterate_10, iterate_50, iterate_90, iterate_keyed_50, frame, reuse, lease, kernel_90, burst
 );
 
 main!(library_benchmark_groups = workloads);

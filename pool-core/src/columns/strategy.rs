@@ -100,10 +100,8 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
         mut init: impl FnMut(usize, Handle<P>, P::Mut<'_>),
     ) -> usize {
         let columns = &mut self.columns;
-        let mut at = 0;
-        let made = self.keys.books_mut().create_many(count, |handle, _| {
+        let made = self.keys.books_mut().create_many(count, |at, handle, _| {
             fill::<P>(columns, handle, |handle, row| init(at, handle, row));
-            at += 1;
         });
         if made < count {
             self.keys.books_mut().fail();

@@ -195,13 +195,9 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     pub fn create_many_with_handle(
         &mut self,
         count: usize,
-        mut init: impl FnMut(usize, Handle<T>, &mut T),
+        init: impl FnMut(usize, Handle<T>, &mut T),
     ) -> usize {
-        let mut at = 0;
-        let made = self.books_mut().create_many(count, |handle, object| {
-            init(at, handle, object);
-            at += 1;
-        });
+        let made = self.books_mut().create_many(count, init);
         if made < count {
             self.books_mut().fail();
         }

@@ -6,6 +6,7 @@
 
 use crate::slot::occupancy::{self, BITS};
 use crate::slot::state::{self, Place};
+use crate::storage::slot_ref::SlotMut;
 use core::cell::Cell;
 
 /// A chunk of built slots, shared.
@@ -33,7 +34,40 @@ pub(crate) struct PartMut<'a, T> {
     pub(crate) bits: &'a mut [u64],
 }
 
-impl<T> PartMut<'_, T> {
+impl<'a, T> PartMut<'a, T> {
+    /// The part again, borrowed for a shorter while.
+    #[inline]
+    pub(crate) fn reborrow(&mut self) -> PartMut<'_, T> {
+        PartMut {
+            base: self.base,
+            objects: self.objects,
+            words: self.words,
+            bits: self.bits,
+        }
+    }
+
+    /// The slot at `local`, mutably: one bounds check, the object's, covers the word and the
+    /// bit.
+    #[inline]
+    pub(crate) fn into_slot(self, local: usize) -> Option<SlotMut<'a, T>> {
+        let object = self.objects.get_mut(local)?;
+        let (at, mask) = occupancy::locate(local);
+        debug_assert!(local < self.words.len() && at < self.bits.len());
+        // SAFETY: `local` is in bounds of `objects`, which is as long as `words` (the invariant
+        // above).
+        let word = unsafe { self.words.get_unchecked_mut(local) };
+        // SAFETY: `bits` has a bit for each slot (the invariant above): `local / 64` is in it.
+        let bits = unsafe { self.bits.get_unchecked_mut(at) };
+        Some(SlotMut::new(object, word, bits, mask))
+    }
+
+    /// Asks the memory system for the slot at `local` (its word and object), which `create`
+    /// is about to take: a hint, which changes nothing.
+    #[inline]
+    pub(crate) fn prefetch(&self, local: usize) {
+        prefetch(self.objects, self.words, local);
+    }
+
     #[cfg(feature = "rayon")]
     /// The part split at `at` slots, a multiple of 64, so that each half has the words of its
     /// own bits: `None` when the part is not longer.
@@ -104,6 +138,27 @@ impl<'a> Places<'a> {
     pub(crate) fn bits(&self) -> &'a [Cell<u64>] {
         self.bits
     }
+}
+
+/// Asks the memory system for the slot at `local` of `objects` and `words`: a hint, which
+/// changes nothing.
+#[inline]
+pub(crate) fn prefetch<T>(objects: &[T], words: &[u64], local: usize) {
+    // No bounds check: an address past the slots, a slot of a later chunk's, is fetched for
+    // nothing, which costs less than the check on every slot of a burst.
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
+        let word = words.as_ptr().wrapping_add(local);
+        let object = objects.as_ptr().wrapping_add(local);
+        // SAFETY: a prefetch reads and writes nothing (it may fetch a cache line, no more,
+        // from any address), and `sse`, which it needs, is in every x86_64 target.
+        unsafe { _mm_prefetch::<_MM_HINT_ET0>(word.cast()) };
+        // SAFETY: as for the word's.
+        unsafe { _mm_prefetch::<_MM_HINT_ET0>(object.cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (objects, words, local);
 }
 
 /// Whether `bits` has a word for each 64 of `words`, and a bit set exactly for each live word.

@@ -45,19 +45,23 @@ impl<T: Pooled, B: Storage> Books<T, B> {
             .set_floor(usable.saturating_sub(self.counts.high_water()));
     }
 
-    /// Creates up to `count` objects in free slots, handing `init` each one with its
-    /// handle-to-be, as `create` would one by one, building slots first for storage that builds
-    /// them on first use; how many it created. If `init` unwinds, the objects made before are
-    /// live and counted, and the slot in hand is free again, reset.
+    /// Creates up to `count` objects in free slots, handing `init` each one's place in the
+    /// burst, its handle-to-be and the object, as `create` would one by one, building slots
+    /// first for storage that builds them on first use; how many it created. If `init` unwinds,
+    /// the objects made before are live and counted, and the slot in hand is free again, reset.
     pub(crate) fn create_many(
         &mut self,
         count: usize,
-        mut init: impl FnMut(Handle<T>, &mut T),
+        mut init: impl FnMut(usize, Handle<T>, &mut T),
     ) -> usize {
         let mut made = 0;
         while made < count {
-            made += self.create_run(count - made, &mut init);
-            if made == count || self.create(&mut init).is_none() {
+            made += self.create_run(count - made, made, &mut init);
+            if made == count
+                || self
+                    .create(|handle, object| init(made, handle, object))
+                    .is_none()
+            {
                 break;
             }
             made += 1;
@@ -65,35 +69,45 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         made
     }
 
-    /// [`create_many`](Books::create_many) while the free list's top is one of the first slots:
-    /// the list's length in a register, the counts once at the end, and the slots `AHEAD` down
-    /// the list fetched ahead, so that creates into slots scattered over a large pool wait for
-    /// the memory system together rather than one after another.
+    /// [`create_many`](Books::create_many) while the free list's top is one of the first slots,
+    /// the first of them `init`'s `first`th object: the first slots' parts and the list's length
+    /// in registers, the counts once at the end, and the slots `AHEAD` down the list fetched
+    /// ahead, so that creates into slots scattered over a large pool wait for the memory system
+    /// together rather than one after another.
     #[inline]
-    fn create_run(&mut self, count: usize, init: &mut impl FnMut(Handle<T>, &mut T)) -> usize {
+    fn create_run(
+        &mut self,
+        count: usize,
+        first: usize,
+        init: &mut impl FnMut(usize, Handle<T>, &mut T),
+    ) -> usize {
         const AHEAD: usize = 32;
-        let (slots, counts) = (&mut self.slots, &mut self.counts);
+        let counts = &mut self.counts;
+        let Some(mut part) = self.slots.chunks_mut().next() else {
+            return 0;
+        };
         let mut stack = self.free.stack();
         stack.edit(|entries, len| {
             let top = *len;
             let listed = entries.get(..top).unwrap_or_default();
+            let taken = listed.get(top - count.min(top)..).unwrap_or_default();
             // Also while unwinding: the objects made are live, and counted.
             let mut made = scopeguard::guard(0, |made| {
                 *len = top - made;
                 counts.create_many(made);
             });
-            for (k, &index) in listed.iter().rev().take(count).enumerate() {
+            for (k, &index) in taken.iter().rev().enumerate() {
                 if let Some(&ahead) = listed.get((top - 1 - k).wrapping_sub(AHEAD)) {
-                    slots.prefetch(ahead as usize);
+                    part.prefetch(ahead as usize);
                 }
                 let index = index as usize;
-                let Some(SlotMut { object, place }) = slots.first_slot_mut(index) else {
+                let Some(SlotMut { object, place }) = part.reborrow().into_slot(index) else {
                     break;
                 };
                 let handle = place.next_handle(index);
                 object.reset_at_reuse();
                 let mut object = scopeguard::guard(object, T::reset_at_release);
-                init(handle, &mut object);
+                init(first + k, handle, &mut object);
                 ScopeGuard::into_inner(object);
                 place.fill(handle);
                 *made += 1;

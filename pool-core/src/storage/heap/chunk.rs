@@ -149,36 +149,17 @@ impl<T> Chunk<T> {
         self.words.get(local).copied()
     }
 
-    /// The slot at `local`, mutably: one bounds check, the object's, covers the word and the
-    /// bit.
+    /// The slot at `local`, mutably.
     #[inline]
     pub(crate) fn slot_mut(&mut self, local: usize) -> Option<SlotMut<'_, T>> {
-        let object = self.objects.get_mut(local)?;
-        let (at, mask) = occupancy::locate(local);
-        debug_assert!(local < self.words.len() && at < self.bits.len());
-        // SAFETY: `local` is in bounds of `objects`, which is as long as `words` (the invariant
-        // above).
-        let word = unsafe { self.words.get_unchecked_mut(local) };
-        // SAFETY: `bits` has a bit for each slot (the invariant above): `local / 64` is in it.
-        let bits = unsafe { self.bits.get_unchecked_mut(at) };
-        Some(SlotMut::new(object, word, bits, mask))
+        self.part_mut().into_slot(local)
     }
 
     /// Asks the memory system for the slot at `local` (its word and object), which `create`
     /// is about to take: a hint, which changes nothing.
     #[inline]
     pub(crate) fn prefetch(&self, local: usize) {
-        #[cfg(target_arch = "x86_64")]
-        if local < self.words.len() {
-            use core::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
-            let word = self.words.as_ptr().wrapping_add(local);
-            let object = self.objects.as_ptr().wrapping_add(local);
-            // SAFETY: a prefetch reads and writes nothing (it may fetch a cache line, no more),
-            // and `sse`, which it needs, is in every x86_64 target.
-            unsafe { _mm_prefetch::<_MM_HINT_ET0>(word.cast()) };
-            // SAFETY: as for the word's.
-            unsafe { _mm_prefetch::<_MM_HINT_ET0>(object.cast()) };
-        }
+        crate::storage::part::prefetch(&self.objects, &self.words, local);
     }
 
     /// The version, counted from `offset`, that a chunk built in this one's place must start
