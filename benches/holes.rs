@@ -739,6 +739,12 @@ const ROWS: [Row; 14] = [
     ),
 ];
 
+/// The `q`-th quartile of `v` (2: the median).
+fn quartile(mut v: Vec<f64>, q: usize) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[(v.len() - 1) * q / 4]
+}
+
 /// The interleaved mode (`HOLES_TRIALS=N`): each trial times one call of every row (after three
 /// untimed ones), in an order shuffled from trial to trial, so that a machine whose load
 /// changes slows every row of a trial alike and no row always follows the same one (the row
@@ -768,10 +774,6 @@ fn interleaved(trials: usize) {
                 }
             }
         }
-        let median = |mut v: Vec<f64>, q: usize| {
-            v.sort_by(f64::total_cmp);
-            v[(v.len() - 1) * q / 4]
-        };
         for (k, (name, peer, _)) in ROWS.iter().enumerate() {
             let of = ROWS.iter().position(|(n, ..)| n == peer).expect("a row");
             let ratios: Vec<f64> = times[k]
@@ -781,10 +783,10 @@ fn interleaved(trials: usize) {
                 .collect();
             println!(
                 "{name}/{live:<3} {:>9.1} us  {:>5.2} x {peer} ({:.2}-{:.2})",
-                median(times[k].clone(), 2) * 1e6,
-                median(ratios.clone(), 2),
-                median(ratios.clone(), 1),
-                median(ratios, 3),
+                quartile(times[k].clone(), 2) * 1e6,
+                quartile(ratios.clone(), 2),
+                quartile(ratios.clone(), 1),
+                quartile(ratios, 3),
             );
         }
     }
@@ -834,10 +836,6 @@ fn interleaved_seed_frame(trials: usize) {
             }
         }
     }
-    let quartile = |mut v: Vec<f64>, q: usize| {
-        v.sort_by(f64::total_cmp);
-        v[(v.len() - 1) * q / 4]
-    };
     for (k, name) in ["pooling", "slab", "slotmap"].into_iter().enumerate() {
         let ratio = |of: usize| -> String {
             let r: Vec<f64> = times[k]
