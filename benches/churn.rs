@@ -1,13 +1,17 @@
 //! Churn: 1024 slots held at 512 live; each step releases one random live object and creates
 //! one in its place. One criterion iteration is `CHURN_STEPS` (1024) steps (`workload::churn`).
 //! `churn_24`: the same steps on a 24-byte object (`small`), for pooling, slab and slotmap.
+//!
+//! `CHURN_TRIALS=N cargo bench -p pooling-benches --bench churn`: instead of criterion, N trials
+//! of pooling, slab and slotmap side by side (`interleave`), each trial one iteration of each in
+//! a shuffled order, every peer's time over slab's and slotmap's in the same trial.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use pooling_benches::particle::{Particle, ParticlePool};
 use pooling_benches::peers::Boxes;
 use pooling_benches::seed::{SeedFreeListPool, SeedScanPool};
 use pooling_benches::small::{self, Mote, MotePool, SmallPeer};
-use pooling_benches::{CHURN_CAPACITY, Churn, Group, Release, workload};
+use pooling_benches::{CHURN_CAPACITY, Churn, Group, Release, interleave, workload};
 use slotmap::{DenseSlotMap, SlotMap};
 
 fn churn(c: &mut Criterion) {
@@ -58,9 +62,60 @@ fn bench<P: Release>(group: &mut Group<'_>, churn: &Churn, peer: P) {
     });
 }
 
+/// The interleaved mode (`CHURN_TRIALS=N`), for both objects.
+fn interleaved(trials: usize) {
+    /// One peer's churn from its checked steady state.
+    fn peer<P: Release>(churn: &Churn, peer: P) -> impl FnMut() + use<'_, P> {
+        let (mut peer, mut live) = workload::churned(churn, peer);
+        move || workload::churn(&mut peer, &mut live, &churn.steps)
+    }
+    fn small_peer<P: SmallPeer>(churn: &Churn, peer: P) -> impl FnMut() + use<'_, P> {
+        let (mut peer, mut live) = small::churned(churn, peer);
+        move || small::churn(&mut peer, &mut live, &churn.steps)
+    }
+    fn report(group: &str, mut runs: [Box<dyn FnMut() + '_>; 3], trials: usize) {
+        let times = interleave::trials(3, trials, |at| runs[at]());
+        for (k, name) in ["pooling", "slab", "slotmap"].into_iter().enumerate() {
+            println!(
+                "{group}/{name:<8} {:>6.2} us  {} x slab  {} x slotmap",
+                interleave::micros(&times[k]),
+                interleave::ratio(&times[k], &times[1]),
+                interleave::ratio(&times[k], &times[2]),
+            );
+        }
+    }
+    let churn = Churn::new();
+    let runs: [Box<dyn FnMut()>; 3] = [
+        Box::new(peer(&churn, ParticlePool::new())),
+        Box::new(peer(&churn, slab::Slab::with_capacity(CHURN_CAPACITY))),
+        Box::new(peer(&churn, SlotMap::with_capacity(CHURN_CAPACITY))),
+    ];
+    report("churn", runs, trials);
+    let runs: [Box<dyn FnMut()>; 3] = [
+        Box::new(small_peer(&churn, MotePool::new())),
+        Box::new(small_peer(
+            &churn,
+            slab::Slab::<Mote>::with_capacity(CHURN_CAPACITY),
+        )),
+        Box::new(small_peer(
+            &churn,
+            SlotMap::<_, Mote>::with_capacity(CHURN_CAPACITY),
+        )),
+    ];
+    report("churn_24", runs, trials);
+}
+
 criterion_group! {
     name = benches;
     config = pooling_benches::config();
     targets = churn
 }
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(trials) = std::env::var("CHURN_TRIALS") {
+        interleaved(trials.parse().expect("CHURN_TRIALS: a number of trials"));
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

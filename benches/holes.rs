@@ -28,7 +28,7 @@
 use criterion::{BenchmarkId, Criterion, criterion_group};
 use pooling::Pooled;
 use pooling_benches::particle::ParticlePool;
-use pooling_benches::{Bursts, CAPACITY, Container, Group, workload};
+use pooling_benches::{Bursts, CAPACITY, Container, Group, interleave, workload};
 use rayon::prelude::*;
 use slotmap::{DefaultKey, SlotMap};
 use soa_derive::StructOfArray;
@@ -739,122 +739,55 @@ const ROWS: [Row; 14] = [
     ),
 ];
 
-/// The `q`-th quartile of `v` (2: the median).
-fn quartile(mut v: Vec<f64>, q: usize) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[(v.len() - 1) * q / 4]
-}
-
-/// The interleaved mode (`HOLES_TRIALS=N`): each trial times one call of every row (after three
-/// untimed ones), in an order shuffled from trial to trial, so that a machine whose load
-/// changes slows every row of a trial alike and no row always follows the same one (the row
-/// after another's objects runs slower, even warmed). A row's figure is the median over the
-/// trials of its time over its peer's in the same trial, with the quartiles: what criterion's
-/// runs of one row after another cannot give on a shared machine.
+/// The interleaved mode (`HOLES_TRIALS=N`): every row timed side by side
+/// ([`interleave::trials`]), each against its peer.
 fn interleaved(trials: usize) {
     for live in LIVE {
         let mut p = peers(live, f32::INFINITY);
-        let mut times = vec![Vec::with_capacity(trials); ROWS.len()];
-        let mut order: Vec<usize> = (0..ROWS.len()).collect();
-        let mut rng = fastrand::Rng::with_seed(pooling_benches::SEED);
-        for trial in 0..trials + 3 {
-            rng.shuffle(&mut order);
-            for &at in &order {
-                // Warm, as in criterion's runs of one row: the objects in cache as far as
-                // they fit (one call leaves part of them out).
-                for _ in 0..3 {
-                    (ROWS[at].2)(black_box(&mut p));
-                }
-                let start = std::time::Instant::now();
-                (ROWS[at].2)(black_box(&mut p));
-                let took = start.elapsed().as_secs_f64();
-                // The first three trials warm up.
-                if trial >= 3 {
-                    times[at].push(took);
-                }
-            }
-        }
+        let times = interleave::trials(ROWS.len(), trials, |at| (ROWS[at].2)(black_box(&mut p)));
         for (k, (name, peer, _)) in ROWS.iter().enumerate() {
             let of = ROWS.iter().position(|(n, ..)| n == peer).expect("a row");
-            let ratios: Vec<f64> = times[k]
-                .iter()
-                .zip(&times[of])
-                .map(|(a, b)| a / b)
-                .collect();
             println!(
-                "{name}/{live:<3} {:>9.1} us  {:>5.2} x {peer} ({:.2}-{:.2})",
-                quartile(times[k].clone(), 2) * 1e6,
-                quartile(ratios.clone(), 2),
-                quartile(ratios.clone(), 1),
-                quartile(ratios, 3),
+                "{name}/{live:<3} {:>9.1} us  {} x {peer}",
+                interleave::micros(&times[k]),
+                interleave::ratio(&times[k], &times[of]),
             );
         }
     }
 }
 
-/// The seed's frame in the interleaved mode: every trial runs three untimed frames and one
-/// timed frame of each peer, in an order shuffled from trial to trial (each peer on its own
-/// frames, from the same steady state); a peer's figure is the median over the trials of its
-/// frame's time over slab's and slotmap's in the same trial.
+/// The seed's frame in the interleaved mode: each peer on its own frames from the same steady
+/// state, against slab's and slotmap's in the same trials.
 fn interleaved_seed_frame(trials: usize) {
     struct Seed<P> {
         peer: P,
         frame: usize,
     }
-    fn timed<P: Container>(bursts: &Bursts, seed: &mut Seed<P>) -> f64 {
-        let mut start = std::time::Instant::now();
-        for k in 0..4 {
-            if k == 3 {
-                start = std::time::Instant::now();
-            }
-            workload::frame(black_box(&mut seed.peer), bursts.burst(seed.frame));
-            seed.frame += 1;
+    impl<P: Container> Seed<P> {
+        fn new(bursts: &Bursts, mut peer: P) -> Self {
+            let frame = workload::warm_up(bursts, &mut peer);
+            Self { peer, frame }
         }
-        start.elapsed().as_secs_f64()
-    }
-    fn seed<P: Container>(bursts: &Bursts, mut peer: P) -> Seed<P> {
-        let frame = workload::warm_up(bursts, &mut peer);
-        Seed { peer, frame }
+        fn frame(&mut self, bursts: &Bursts) {
+            workload::frame(black_box(&mut self.peer), bursts.burst(self.frame));
+            self.frame += 1;
+        }
     }
     let bursts = Bursts::new();
-    let mut pooling = seed(&bursts, ParticlePool::with_capacity(CAPACITY));
-    let mut slab = seed(&bursts, slab::Slab::with_capacity(CAPACITY));
-    let mut slotmap = seed(&bursts, SlotMap::with_capacity(CAPACITY));
-    let mut times = [(); 3].map(|()| Vec::with_capacity(trials));
-    let mut order = [0, 1, 2];
-    let mut rng = fastrand::Rng::with_seed(pooling_benches::SEED);
-    for trial in 0..trials + 3 {
-        rng.shuffle(&mut order);
-        for &at in &order {
-            let took = match at {
-                0 => timed(&bursts, &mut pooling),
-                1 => timed(&bursts, &mut slab),
-                _ => timed(&bursts, &mut slotmap),
-            };
-            if trial >= 3 {
-                times[at].push(took);
-            }
-        }
-    }
+    let mut pooling = Seed::new(&bursts, ParticlePool::with_capacity(CAPACITY));
+    let mut slab = Seed::new(&bursts, slab::Slab::with_capacity(CAPACITY));
+    let mut slotmap = Seed::new(&bursts, SlotMap::with_capacity(CAPACITY));
+    let times = interleave::trials(3, trials, |at| match at {
+        0 => pooling.frame(&bursts),
+        1 => slab.frame(&bursts),
+        _ => slotmap.frame(&bursts),
+    });
     for (k, name) in ["pooling", "slab", "slotmap"].into_iter().enumerate() {
-        let ratio = |of: usize| -> String {
-            let r: Vec<f64> = times[k]
-                .iter()
-                .zip(&times[of])
-                .map(|(a, b)| a / b)
-                .collect();
-            format!(
-                "{:.2} ({:.2}-{:.2})",
-                quartile(r.clone(), 2),
-                quartile(r.clone(), 1),
-                quartile(r, 3)
-            )
-        };
         println!(
             "seed_frame/{name:<8} {:>7.1} us  {} x slab  {} x slotmap",
-            quartile(times[k].clone(), 2) * 1e6,
-            ratio(1),
-            ratio(2),
+            interleave::micros(&times[k]),
+            interleave::ratio(&times[k], &times[1]),
+            interleave::ratio(&times[k], &times[2]),
         );
     }
 }

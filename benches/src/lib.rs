@@ -12,6 +12,7 @@
     clippy::len_without_is_empty
 )]
 
+pub mod interleave;
 pub mod particle;
 pub mod peer;
 pub mod peers;

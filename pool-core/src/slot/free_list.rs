@@ -99,14 +99,16 @@ pub(crate) trait FreeStack {
         self.stack().push_freed(index);
     }
 
-    /// Takes the slot at the top off the list, and says whether the list is now shorter than its
-    /// [floor](FreeStack::set_floor): whether the pool may hold more objects than its high water
-    /// mark.
+    /// Takes the slot at the top off the list, whose length the caller read as `len`, and says
+    /// whether the list is now shorter than its [floor](FreeStack::set_floor): whether the pool
+    /// may hold more objects than its high water mark. The length from a register, not loaded
+    /// again: a `release` just stored it, and a churn step waited on that store twice.
     #[inline]
-    fn pop_to_floor(&mut self) -> bool {
-        let mut stack = self.stack();
-        stack.pop();
-        *stack.len < stack.floor.0
+    fn pop_to_floor(&mut self, len: usize) -> bool {
+        let stack = self.stack();
+        debug_assert_eq!(*stack.len, len);
+        *stack.len = len - 1;
+        len - 1 < stack.floor.0
     }
 
     /// Sets the length below which [`pop_to_floor`](FreeStack::pop_to_floor) says the pool

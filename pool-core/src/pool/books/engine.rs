@@ -20,14 +20,14 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     pub(crate) fn create(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Option<Handle<T>> {
         // One call of `init` for both paths, so that what it captures stays in registers: the
         // out-of-line path finds the slot and does not take `init`.
-        let slot = match self.free.next() {
+        let (slot, len) = match self.free.next() {
             Some(head) => match self.slots.first_slot_mut(head) {
-                Some(slot) => (head, slot),
+                Some(slot) => ((head, slot), self.free.len()),
                 None => Self::free_slot_past_first(&mut self.slots, &mut self.free)?,
             },
             None => Self::free_slot_past_first(&mut self.slots, &mut self.free)?,
         };
-        let (handle, below_floor) = Self::fill(slot, &mut self.free, &mut self.counts, init);
+        let (handle, below_floor) = Self::fill(slot, len, &mut self.free, &mut self.counts, init);
         if below_floor {
             self.raise_high_water();
         }
@@ -125,24 +125,22 @@ impl<T: Pooled, B: Storage> Books<T, B> {
 
     /// The slot at the head of the free list when it is not one of the first slots, or there is
     /// none and storage that builds slots on first use builds one: out of line, so that the hot
-    /// path keeps its registers. `None` when no slot is free.
+    /// path keeps its registers. `None` when no slot is free; with the slot, the list's length.
     #[cold]
     #[inline(never)]
     fn free_slot_past_first<'s>(
         slots: &'s mut B::Slots<T>,
         free: &mut Free<T, B>,
-    ) -> Option<(usize, SlotMut<'s, T>)> {
+    ) -> Option<((usize, SlotMut<'s, T>), usize)> {
         if free.top() == NIL {
             free.push(slots.build_next(blank::<T>)?);
             free.forget_floor();
         }
         let head = free.top() as usize;
-        Some((
-            head,
-            slots
-                .slot_mut(head)
-                .expect("free-list indices are in the pool"),
-        ))
+        let slot = slots
+            .slot_mut(head)
+            .expect("free-list indices are in the pool");
+        Some(((head, slot), free.len()))
     }
 
     /// Fills the free slot at the head of the free list with a new object: resets it, hands
@@ -153,6 +151,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     #[inline]
     fn fill(
         (index, slot): (usize, SlotMut<'_, T>),
+        len: usize,
         free: &mut Free<T, B>,
         counts: &mut Counts,
         init: impl FnOnce(Handle<T>, &mut T),
@@ -163,7 +162,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         // The slot comes off the free list before `init` runs, so that the list's length stays
         // in a register; if `init` unwinds, the object is reset and the slot goes back on top,
         // which is all there is to undo. (`init` cannot reach the pool: it is borrowed mutably.)
-        let below_floor = free.pop_to_floor();
+        let below_floor = free.pop_to_floor(len);
         let mut taken = scopeguard::guard((object, free), |(object, free)| {
             object.reset_at_release();
             free.push(index);
