@@ -15,7 +15,8 @@
 //!   the test, and the `Vec`'s `retain_mut`; the same for a column pool's row closures;
 //! - `par_frame/<live %>`: a frame of sixteen sub-steps of the kernel, ageing, 1 % dying and as
 //!   many born again: `par_retain` + `create_many` against a `Vec` under rayon (`par_iter_mut`,
-//!   `retain`, `extend`), and the sequential `retain` against the `Vec`'s `retain_mut`;
+//!   `retain`, `extend`), and the sequential `retain` against the `Vec`'s `retain_mut`; in the
+//!   interleaved mode one frame of each per trial (`HOLES_PAR_FRAME_ONLY=1`: the frames alone);
 //! - `seed_frame`: the seed's particle frame (`benches/particles.rs`'s workload: bursts of 200
 //!   `create`s, `retain` with the seed's kernel, 10,000 slots) beside slab and slotmap; in the
 //!   interleaved mode (`HOLES_TRIALS=N`) one frame of each peer per trial, `N * 20` trials
@@ -792,13 +793,46 @@ fn interleaved_seed_frame(trials: usize) {
     }
 }
 
+/// The parallel frames in the interleaved mode: at each occupancy, each of the four loops on a
+/// state of its own, one frame a call, against the `Vec`'s loop of the same kind.
+fn interleaved_par_frame(trials: usize) {
+    for live in LIVE {
+        let count = OBJECTS * live / 100;
+        let (mut vec, mut par_vec) = (peers(live, LIFE).vec, peers(live, LIFE).vec);
+        let (mut pool, mut par_pool) = (peers(live, LIFE).pool, peers(live, LIFE).pool);
+        let times = interleave::trials(4, trials, |at| match at {
+            0 => vec_frame(&mut vec, count),
+            1 => pool_frame(&mut pool, count),
+            2 => vec_par_frame(&mut par_vec, count),
+            _ => pool_par_frame(&mut par_pool, count),
+        });
+        for (k, name, of) in [
+            (1, "pooling_retain", "vec_retain_mut"),
+            (3, "pooling_par_retain", "vec_rayon_par_iter_mut_retain"),
+        ] {
+            println!(
+                "par_frame/{name}/{live:<3} {:>9.1} us  {} x {of}",
+                interleave::micros(&times[k]),
+                interleave::ratio(&times[k], &times[k - 1]),
+            );
+        }
+    }
+}
+
 fn main() {
     if let Ok(trials) = std::env::var("HOLES_TRIALS") {
         let trials = trials.parse().expect("HOLES_TRIALS: a number of trials");
-        if std::env::var_os("HOLES_SEED_FRAME_ONLY").is_none() {
+        let only = |name| std::env::var_os(name).is_some();
+        let (seed, par) = (only("HOLES_SEED_FRAME_ONLY"), only("HOLES_PAR_FRAME_ONLY"));
+        if !seed && !par {
             interleaved(trials);
         }
-        interleaved_seed_frame(trials * 20);
+        if !seed {
+            interleaved_par_frame(trials);
+        }
+        if !par {
+            interleaved_seed_frame(trials * 20);
+        }
         return;
     }
     benches();
