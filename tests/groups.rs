@@ -169,3 +169,111 @@ fn a_grown_pool_has_a_run_per_chunk_at_most() {
     assert_eq!(lengths.len(), chunks);
     assert_eq!(lengths.iter().sum::<usize>(), 28);
 }
+
+/// The sparks a burst's `n`th object holds: `n`, and a share of `held`; the `fail`th fails.
+fn spark_init(held: &Rc<()>, fail: Option<usize>) -> impl Fn(usize, &mut Spark) + '_ {
+    move |n, spark| {
+        spark.held = Some(Rc::clone(held));
+        assert_ne!(Some(n), fail, "init failed");
+        spark.id = u32::try_from(n).unwrap();
+    }
+}
+
+/// A burst of `count`, its `fail`th `init` panicking, leaves a pool `prepare`d as `create`
+/// one by one leaves it: the same slots taken in the same order,
+/// the objects made live and counted, the slot in hand reset and taken next, the books whole.
+fn burst_as_one_by_one(prepare: &Prepare, count: usize, fail: Option<usize>) {
+    let (held, held_many) = (Rc::new(()), Rc::new(()));
+    let (mut one, mut many) = (SparkPool::new(), SparkPool::new());
+    prepare(&mut one);
+    prepare(&mut many);
+    let (mut singles, mut burst) = (Vec::new(), Vec::new());
+    let init = spark_init(&held, fail);
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        for n in 0..count {
+            match one.create(|spark| init(n, spark)) {
+                Ok(handle) => singles.push(handle),
+                Err(_) => break,
+            }
+        }
+    }));
+    assert_eq!(result.is_err(), fail.is_some_and(|fail| fail < count));
+    let init = spark_init(&held_many, fail);
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        many.create_many_with_handle(count, |n, handle, spark| {
+            init(n, spark);
+            burst.push(handle);
+        })
+    }));
+    assert_eq!(result.is_err(), fail.is_some_and(|fail| fail < count));
+    let indices = |handles: &[Handle<Spark>]| handles.iter().map(|h| h.index()).collect::<Vec<_>>();
+    assert_eq!(indices(&burst), indices(&singles), "{fail:?}");
+    assert_eq!(many.stats(), one.stats(), "{fail:?}");
+    assert_eq!(
+        Rc::strong_count(&held_many),
+        burst.len() + 1,
+        "the failed spark was reset"
+    );
+    for (n, &handle) in burst.iter().enumerate() {
+        assert_eq!(many[handle].id as usize, n);
+    }
+    many.check_consistency().unwrap();
+    let live = |pool: &SparkPool| pool.iter().map(|(h, _)| h.index()).collect::<Vec<_>>();
+    assert_eq!(live(&many), live(&one), "the same occupancy bits");
+    let next = |pool: &mut SparkPool| pool.create(|_| {}).ok().map(Handle::index);
+    assert_eq!(
+        next(&mut many),
+        next(&mut one),
+        "the slot in hand is taken next"
+    );
+}
+
+/// Brings a fresh pool to the state a test starts from.
+type Prepare = dyn Fn(&mut SparkPool);
+
+#[test]
+fn a_burst_over_stretches_of_consecutive_and_scattered_slots_is_create_one_by_one() {
+    fn fill(pool: &mut SparkPool, count: u32) -> Vec<Handle<Spark>> {
+        (0..count)
+            .map(|i| pool.create(|s| s.id = i).unwrap())
+            .collect()
+    }
+    let prepares: [(&str, &Prepare); 5] = [
+        ("fresh", &|_| {}),
+        ("fresh past 30", &|pool| drop(fill(pool, 30))),
+        ("released in index order", &|pool| {
+            for handle in fill(pool, 200) {
+                pool.release(handle).unwrap();
+            }
+        }),
+        ("released all", &|pool| {
+            fill(pool, 200);
+            pool.release_all();
+        }),
+        // Taken: 7, 57 and 21 scattered, 100 to 149 up (released from 149 down), 99 to 60
+        // down, then the fresh slots from 150 up.
+        ("scattered, up, down", &|pool| {
+            let all = fill(pool, 150);
+            for at in (60..100).chain((100..150).rev()).chain([21, 57, 7]) {
+                pool.release(all[at]).unwrap();
+            }
+        }),
+    ];
+    for (name, prepare) in prepares {
+        for fail in [
+            None,
+            Some(0),
+            Some(1),
+            Some(2),
+            Some(33),
+            Some(64),
+            Some(70),
+            Some(120),
+        ] {
+            for count in [1, 3, 70, 250] {
+                eprintln!("{name}: {count}, failing at {fail:?}");
+                burst_as_one_by_one(prepare, count, fail);
+            }
+        }
+    }
+}

@@ -18,6 +18,20 @@ pub(crate) const fn locate(local: usize) -> (usize, u64) {
     (local / BITS, 1 << (local % BITS))
 }
 
+/// Sets the bits of the `count` slots from `first` (indices in their chunk), a word at a time.
+#[inline]
+pub(crate) fn set_run(bits: &mut [u64], first: usize, count: usize) {
+    let (mut at, end) = (first, first + count);
+    while at < end {
+        let (word, low) = (at / BITS, at % BITS);
+        let high = (end - word * BITS).min(BITS);
+        if let Some(bits) = bits.get_mut(word) {
+            *bits |= u64::MAX >> (BITS - (high - low)) << low;
+        }
+        at = word * BITS + high;
+    }
+}
+
 /// The set bits of a sequence of words, lowest first, each word read when the walk reaches it:
 /// through a lender, a bit set ahead of the walk (a lease turned into a handle) is seen, one set
 /// behind it is not. (Through `&Pool` and `&mut Pool`, the walks are `slot/walk.rs`'s.)

@@ -164,9 +164,17 @@ impl<'a> Place<'a> {
     /// its bit set.
     #[inline]
     pub(crate) fn fill<T>(&self, handle: Handle<T>) {
+        self.fill_word(handle);
+        self.bits.set(self.bits.get() | self.mask);
+    }
+
+    /// [`fill`](Place::fill) but for the bit, for a stretch of slots whose bits its caller sets
+    /// together ([`occupancy::set_run`](crate::slot::occupancy::set_run)) before the pool is
+    /// read again, also if a creation unwinds.
+    #[inline]
+    pub(crate) fn fill_word<T>(&self, handle: Handle<T>) {
         debug_assert_eq!(handle.raw_version(), self.version().wrapping_add(1));
         self.word.set(handle.to_bits());
-        self.bits.set(self.bits.get() | self.mask);
     }
 
     /// Ends the life of the live slot's object: its bit cleared, its version even. Returns true

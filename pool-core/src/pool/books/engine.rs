@@ -4,7 +4,8 @@ use super::counts::Counts;
 use super::{Books, Free};
 use crate::pooled::blank;
 use crate::slot::NIL;
-use crate::slot::free_list::FreeStack;
+use crate::slot::free_list::{self, FreeStack};
+use crate::slot::occupancy;
 use crate::slot::walk::{self, ObjectsMut, Strip};
 use crate::storage::part::{PartMut, Places};
 use crate::storage::slot_ref::SlotMut;
@@ -71,9 +72,11 @@ impl<T: Pooled, B: Storage> Books<T, B> {
 
     /// [`create_many`](Books::create_many) while the free list's top is one of the first slots,
     /// the first of them `init`'s `first`th object: the first slots' parts and the list's length
-    /// in registers, the counts once at the end, and the slots `AHEAD` down the list fetched
-    /// ahead, so that creates into slots scattered over a large pool wait for the memory system
-    /// together rather than one after another.
+    /// in registers, the counts once at the end. Where the list holds a stretch of consecutive
+    /// slots (a fresh pool's, a grown one's, slots released in order), they are filled in
+    /// order, their occupancy bits set a word at a time at the stretch's end; elsewhere the
+    /// slots `AHEAD` down the list are fetched ahead, so that creates into slots scattered over
+    /// a large pool wait for the memory system together rather than one after another.
     #[inline]
     fn create_run(
         &mut self,
@@ -82,37 +85,81 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         init: &mut impl FnMut(usize, Handle<T>, &mut T),
     ) -> usize {
         const AHEAD: usize = 32;
+        // Scattered slots taken between two looks for a stretch.
+        const SCATTERED: usize = 64;
         let counts = &mut self.counts;
-        let Some(mut part) = self.slots.chunks_mut().next() else {
+        let Some(part) = self.slots.chunks_mut().next() else {
             return 0;
         };
         let mut stack = self.free.stack();
         stack.edit(|entries, len| {
             let top = *len;
             let listed = entries.get(..top).unwrap_or_default();
-            let taken = listed.get(top - count.min(top)..).unwrap_or_default();
-            // Also while unwinding: the objects made are live, and counted.
-            let mut made = scopeguard::guard(0, |made| {
-                *len = top - made;
-                counts.create_many(made);
+            let mut rest = listed.get(top - count.min(top)..).unwrap_or_default();
+            // Also while unwinding: the objects made are live, and counted, and the stretch's
+            // made so far (`run.1` slots from `run.0`) get their bits.
+            let mut burst = scopeguard::guard((part, 0, (0, 0)), |(part, made, run)| {
+                occupancy::set_run(part.bits, run.0, run.1);
+                *len = top - made - run.1;
+                counts.create_many(made + run.1);
             });
-            for (k, &index) in taken.iter().rev().enumerate() {
-                if let Some(&ahead) = listed.get((top - 1 - k).wrapping_sub(AHEAD)) {
-                    part.prefetch(ahead as usize);
-                }
-                let index = index as usize;
+            // The burst's `n`th object, in the free slot at `index`: its bit set if `mark`, else
+            // left to the caller; false if the slot is not one of the first.
+            let mut create = |part: &mut PartMut<'_, T>, n: usize, index: usize, mark: bool| {
                 let Some(SlotMut { object, place }) = part.reborrow().into_slot(index) else {
-                    break;
+                    return false;
                 };
                 let handle = place.next_handle(index);
                 object.reset_at_reuse();
                 let mut object = scopeguard::guard(object, T::reset_at_release);
-                init(first + k, handle, &mut object);
+                init(n, handle, &mut object);
                 ScopeGuard::into_inner(object);
-                place.fill(handle);
-                *made += 1;
+                if mark {
+                    place.fill(handle);
+                } else {
+                    place.fill_word(handle);
+                }
+                true
+            };
+            while let Some((&next, above)) = rest.split_last() {
+                let (part, made, run) = &mut *burst;
+                let next = next as usize;
+                let up = above.last().is_some_and(|&then| then as usize > next);
+                let stretch = free_list::consecutive(rest, up);
+                if stretch > 1 && next < part.objects.len() {
+                    let n = first + *made;
+                    if up {
+                        *run = (next, 0);
+                        let end = (next + stretch).min(part.objects.len());
+                        for index in next..end {
+                            create(part, n + (index - next), index, false);
+                            run.1 += 1;
+                        }
+                    } else {
+                        *run = (next + 1, 0);
+                        for k in 0..stretch.min(next + 1) {
+                            create(part, n + k, next - k, false);
+                            *run = (next - k, run.1 + 1);
+                        }
+                    }
+                    occupancy::set_run(part.bits, run.0, run.1);
+                    rest = rest.get(..rest.len() - run.1).unwrap_or_default();
+                    (*made, run.1) = (*made + run.1, 0);
+                    continue;
+                }
+                let (before, scattered) = rest.split_at(rest.len() - rest.len().min(SCATTERED));
+                for &index in scattered.iter().rev() {
+                    if let Some(&ahead) = listed.get((top - 1 - *made).wrapping_sub(AHEAD)) {
+                        part.prefetch(ahead as usize);
+                    }
+                    if !create(part, first + *made, index as usize, true) {
+                        return *made;
+                    }
+                    *made += 1;
+                }
+                rest = before;
             }
-            *made
+            burst.1
         })
     }
 
