@@ -11,7 +11,8 @@
 //!   (only the creates and pushes are timed, per object);
 //! - `burst_empty`: 2,000 creates by one `create_many` into a fresh pool of 2,000 slots (its
 //!   free list in index order, as benches/callgrind.rs's `burst`), against 2,000 `Vec::push`es
-//!   into a `Vec` with room (each made before the clock starts);
+//!   into a `Vec` with room (each made before the clock starts); with `BURST_TRIALS=N`, `N`
+//!   trials of the two alternated in one process instead, their ratio's median and quartiles;
 //! - `frame`: the seed's particle frame at 200,000 springs: one pass of the kernel, ageing, the
 //!   1 % that reach `LIFE` culled, and as many born again; a `Vec` with rayon (`par_iter_mut`,
 //!   `retain`, `extend`) against the pool (`par_retain`, `create_many`), and both sequential;
@@ -404,6 +405,13 @@ fn updates(c: &mut Criterion) {
 }
 
 fn bursts(c: &mut Criterion) {
+    if let Some(trials) = std::env::var("BURST_TRIALS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
+        interleaved_empty_bursts(trials);
+        return;
+    }
     for (name, springs) in [("burst", SPRINGS), ("burst_2m", BIG)] {
         let holes = holes(springs);
         let mut group = c.benchmark_group(name);
@@ -454,6 +462,30 @@ fn empty_vec_bursts(iters: u64) -> Duration {
         black_box(&springs);
     }
     timed
+}
+
+/// With `BURST_TRIALS=N`, instead of the criterion groups: `N` trials of one `burst_empty` of
+/// each loop, in alternating order; the median and quartiles of their ratio.
+fn interleaved_empty_bursts(trials: usize) {
+    let mut ratios: Vec<f64> = (0..trials)
+        .map(|trial| {
+            let (pool, vec) = if trial % 2 == 0 {
+                (empty_pool_bursts(1), empty_vec_bursts(1))
+            } else {
+                let vec = empty_vec_bursts(1);
+                (empty_pool_bursts(1), vec)
+            };
+            pool.as_secs_f64() / vec.as_secs_f64()
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let quartile = |q: usize| ratios[(ratios.len() - 1) * q / 4];
+    println!(
+        "burst_empty, {trials} interleaved trials: create_many / Vec::push {:.2} ({:.2}-{:.2})",
+        quartile(2),
+        quartile(1),
+        quartile(3)
+    );
 }
 
 fn churn_plain(c: &mut Criterion) {
