@@ -9,6 +9,10 @@
 //! - `burst`: 2,000 creates into the 2,000 holes that releases at random positions left, after
 //!   an update that touched every spring, against 2,000 `Vec::push`es after the same update
 //!   (only the creates and pushes are timed, per object);
+//! - `burst_empty`: 2,000 creates by one `create_many` into a fresh pool of 2,000 slots (its
+//!   free list in index order, as benches/callgrind.rs's `burst`), against 2,000 `Vec::push`es
+//!   into a `Vec` with room (each made before the clock starts); with `BURST_TRIALS=N`, `N`
+//!   trials of the two alternated in one process instead, their ratio's median and quartiles;
 //! - `frame`: the seed's particle frame at 200,000 springs: one pass of the kernel, ageing, the
 //!   1 % that reach `LIFE` culled, and as many born again; a `Vec` with rayon (`par_iter_mut`,
 //!   `retain`, `extend`) against the pool (`par_retain`, `create_many`), and both sequential;
@@ -401,6 +405,13 @@ fn updates(c: &mut Criterion) {
 }
 
 fn bursts(c: &mut Criterion) {
+    if let Some(trials) = std::env::var("BURST_TRIALS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
+        interleaved_empty_bursts(trials);
+        return;
+    }
     for (name, springs) in [("burst", SPRINGS), ("burst_2m", BIG)] {
         let holes = holes(springs);
         let mut group = c.benchmark_group(name);
@@ -415,6 +426,66 @@ fn bursts(c: &mut Criterion) {
         });
         group.finish();
     }
+    let mut group = c.benchmark_group("burst_empty");
+    group.bench_function("vec_push", |b| b.iter_custom(empty_vec_bursts));
+    group.bench_function("pooling_create_many", |b| {
+        b.iter_custom(empty_pool_bursts);
+    });
+    group.finish();
+}
+
+/// `iters` bursts of `create_many` into a fresh pool of `BURST` slots (built before the clock
+/// starts), its free list in index order: as benches/callgrind.rs's `burst` case.
+fn empty_pool_bursts(iters: u64) -> Duration {
+    let mut timed = Duration::ZERO;
+    for _ in 0..iters {
+        let mut pool = SpringPool::with_capacity(BURST);
+        let start = Instant::now();
+        let made = pool.create_many(BURST, |n, s| *s = Spring::nth(n));
+        timed += start.elapsed();
+        assert_eq!(made, BURST);
+        black_box(&pool);
+    }
+    timed
+}
+
+/// The same for a `Vec` with room for them, made before the clock starts.
+fn empty_vec_bursts(iters: u64) -> Duration {
+    let mut timed = Duration::ZERO;
+    for _ in 0..iters {
+        let mut springs = Vec::with_capacity(BURST);
+        let start = Instant::now();
+        for n in 0..BURST {
+            springs.push(Spring::nth(n));
+        }
+        timed += start.elapsed();
+        black_box(&springs);
+    }
+    timed
+}
+
+/// With `BURST_TRIALS=N`, instead of the criterion groups: `N` trials of one `burst_empty` of
+/// each loop, in alternating order; the median and quartiles of their ratio.
+fn interleaved_empty_bursts(trials: usize) {
+    let mut ratios: Vec<f64> = (0..trials)
+        .map(|trial| {
+            let (pool, vec) = if trial % 2 == 0 {
+                (empty_pool_bursts(1), empty_vec_bursts(1))
+            } else {
+                let vec = empty_vec_bursts(1);
+                (empty_pool_bursts(1), vec)
+            };
+            pool.as_secs_f64() / vec.as_secs_f64()
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let quartile = |q: usize| ratios[(ratios.len() - 1) * q / 4];
+    println!(
+        "burst_empty, {trials} interleaved trials: create_many / Vec::push {:.2} ({:.2}-{:.2})",
+        quartile(2),
+        quartile(1),
+        quartile(3)
+    );
 }
 
 fn churn_plain(c: &mut Criterion) {

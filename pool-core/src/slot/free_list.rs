@@ -172,48 +172,33 @@ pub(crate) trait FreeStack {
 /// grown one's), else each one before it (slots released in index order).
 #[inline]
 pub(crate) fn consecutive(rest: &[u32], up: bool) -> usize {
-    // Compared `LANES` at a time, so that the comparisons vectorize, while the last slot seen
-    // is far enough from the ends of `u32` for the next ones not to wrap.
+    // `LANES` entries at a time, so that the comparisons vectorize, while `last` is far enough
+    // from the ends of `u32` for the slots after it not to wrap.
     const LANES: u32 = 16;
-    const STEPS: [u32; LANES as usize] = {
-        let mut steps = [0; LANES as usize];
-        let mut step = 0;
-        while step < LANES {
-            steps[step as usize] = LANES - step;
-            step += 1;
+    let after = |slot: u32, by: u32| {
+        if up {
+            slot.wrapping_add(by)
+        } else {
+            slot.wrapping_sub(by)
         }
-        steps
     };
-    let Some(&top) = rest.last() else {
+    let Some((&top, above)) = rest.split_last() else {
         return 0;
     };
-    let next = |entry: u32, step: u32| {
-        if up {
-            entry.wrapping_add(step)
-        } else {
-            entry.wrapping_sub(step)
-        }
-    };
     // `rest[end..]` are consecutive, `last` the slot of `rest[end]`.
-    let (mut end, mut last) = (rest.len() - 1, top);
-    for chunk in rest
-        .get(..end)
-        .unwrap_or_default()
-        .rchunks_exact(LANES as usize)
-    {
-        if (up && last > u32::MAX - LANES) || (!up && last < LANES) {
-            break;
-        }
-        let each = (chunk.iter().zip(STEPS)).fold(true, |each, (&entry, step)| {
-            each & (entry == next(last, step))
+    let (mut end, mut last) = (above.len(), top);
+    for chunk in above.rchunks_exact(LANES as usize) {
+        let room = if up { u32::MAX - last } else { last };
+        let each = (chunk.iter().zip(0..LANES)).fold(room >= LANES, |each, (&entry, at)| {
+            each & (entry == after(last, LANES - at))
         });
         if !each {
             break;
         }
-        (end, last) = (end - LANES as usize, next(last, LANES));
+        (end, last) = (end - LANES as usize, after(last, LANES));
     }
     while let Some(&entry) = end.checked_sub(1).and_then(|at| rest.get(at)) {
-        if entry != next(last, 1) {
+        if entry != after(last, 1) {
             break;
         }
         (end, last) = (end - 1, entry);
