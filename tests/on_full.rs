@@ -259,7 +259,7 @@ macro_rules! churn_matches_the_model {
             let mut pool = $pool::new();
             let mut model: HashMap<Handle<_>, u32> = HashMap::new();
             let mut gone: Vec<Handle<_>> = Vec::new();
-            let steps = if cfg!(miri) { 150 } else { 3_000 };
+            let steps = if cfg!(miri) { 100 } else { 3_000 };
             for step in 0..steps {
                 match rng.u8(0..10) {
                     0..=4 => {

@@ -261,7 +261,8 @@ fn groups_stop_at_each_chunk_of_a_grown_pool_and_follow_it_shrunk() {
         objects.release(o).unwrap();
     }
     let live: Vec<u32> = (0..300).filter(|id| !dead.contains(id)).collect();
-    for _ in 0..2 {
+    // Twice: a second walk finds what the first left. Once under Miri (the same unsafe code).
+    for _ in 0..if cfg!(miri) { 1 } else { 2 } {
         let groups = |seen: &Seen| seen.iter().map(|(_, ids)| ids.len()).collect::<Vec<_>>();
         let by_columns: Seen = columns
             .groups_mut()
