@@ -24,7 +24,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pooling::{Handle, Pooled};
-use pooling_benches::Group;
+use pooling_benches::{Group, interleave};
 use rayon::prelude::*;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -467,24 +467,19 @@ fn empty_vec_bursts(iters: u64) -> Duration {
 /// With `BURST_TRIALS=N`, instead of the criterion groups: `N` trials of one `burst_empty` of
 /// each loop, in alternating order; the median and quartiles of their ratio.
 fn interleaved_empty_bursts(trials: usize) {
-    let mut ratios: Vec<f64> = (0..trials)
-        .map(|trial| {
-            let (pool, vec) = if trial % 2 == 0 {
-                (empty_pool_bursts(1), empty_vec_bursts(1))
-            } else {
-                let vec = empty_vec_bursts(1);
-                (empty_pool_bursts(1), vec)
-            };
-            pool.as_secs_f64() / vec.as_secs_f64()
-        })
-        .collect();
-    ratios.sort_by(f64::total_cmp);
-    let quartile = |q: usize| ratios[(ratios.len() - 1) * q / 4];
+    let (mut pool, mut vec) = (Vec::with_capacity(trials), Vec::with_capacity(trials));
+    for trial in 0..trials {
+        if trial % 2 == 0 {
+            pool.push(empty_pool_bursts(1).as_secs_f64());
+            vec.push(empty_vec_bursts(1).as_secs_f64());
+        } else {
+            vec.push(empty_vec_bursts(1).as_secs_f64());
+            pool.push(empty_pool_bursts(1).as_secs_f64());
+        }
+    }
     println!(
-        "burst_empty, {trials} interleaved trials: create_many / Vec::push {:.2} ({:.2}-{:.2})",
-        quartile(2),
-        quartile(1),
-        quartile(3)
+        "burst_empty, {trials} interleaved trials: create_many / Vec::push {}",
+        interleave::ratio(&pool, &vec)
     );
 }
 
