@@ -16,7 +16,10 @@
 //! - `par_frame/<live %>`: a frame of sixteen sub-steps of the kernel, ageing, 1 % dying and as
 //!   many born again: `par_retain` + `create_many` against a `Vec` under rayon (`par_iter_mut`,
 //!   `retain`, `extend`), and the sequential `retain` against the `Vec`'s `retain_mut`; in the
-//!   interleaved mode one frame of each per trial (`HOLES_PAR_FRAME_ONLY=1`: the frames alone);
+//!   interleaved mode one frame of each per trial (`HOLES_PAR_FRAME_ONLY=1`: the parallel
+//!   loops alone);
+//! - `par_update/<live %>`: the kernel on every core, `par_values_mut().for_each` and
+//!   `par_iter_mut().for_each`, against rayon's `par_iter_mut` over a `Vec` of the live objects;
 //! - `seed_frame`: the seed's particle frame (`benches/particles.rs`'s workload: bursts of 200
 //!   `create`s, `retain` with the seed's kernel, 10,000 slots) beside slab and slotmap; in the
 //!   interleaved mode (`HOLES_TRIALS=N`) one frame of each peer per trial, `N * 20` trials
@@ -270,6 +273,22 @@ fn pool_values_kernel(pool: &mut ShellPool) {
     pool.values_mut().for_each(Shell::kernel);
 }
 
+/// The kernel on every core: rayon over the `Vec`'s live objects, and over the pool's slots.
+#[inline(never)]
+fn vec_par_kernel(vec: &mut [Shell]) {
+    vec.par_iter_mut().for_each(Shell::kernel);
+}
+
+#[inline(never)]
+fn pool_par_values_kernel(pool: &mut ShellPool) {
+    pool.par_values_mut().for_each(Shell::kernel);
+}
+
+#[inline(never)]
+fn pool_par_iter_kernel(pool: &mut ShellPool) {
+    pool.par_iter_mut().for_each(|(_, s)| s.kernel());
+}
+
 #[inline(never)]
 fn pool_iter_kernel(pool: &mut ShellPool) {
     pool.iter_mut().for_each(|(_, s)| s.kernel());
@@ -480,6 +499,26 @@ fn check() {
             columns_groups_kernel(&mut p.columns);
         }
         p.assert_same("groups_mut");
+        let mut p = peers(live, f32::INFINITY);
+        for _ in 0..3 {
+            vec_par_kernel(&mut p.vec);
+            soa_kernel(&mut p.soa);
+            slab_kernel(&mut p.slab);
+            slotmap_kernel(&mut p.slotmap);
+            pool_par_values_kernel(&mut p.pool);
+            columns_runs_kernel(&mut p.columns);
+        }
+        p.assert_same("par_values_mut");
+        let mut p = peers(live, f32::INFINITY);
+        for _ in 0..3 {
+            vec_par_kernel(&mut p.vec);
+            soa_kernel(&mut p.soa);
+            slab_kernel(&mut p.slab);
+            slotmap_kernel(&mut p.slotmap);
+            pool_par_iter_kernel(&mut p.pool);
+            columns_runs_kernel(&mut p.columns);
+        }
+        p.assert_same("par_iter_mut");
 
         // `retain` with a life of `LIFE`: after three passes, those aged 97 and up are gone.
         let mut p = peers(live, LIFE);
@@ -631,6 +670,33 @@ fn updates(c: &mut Criterion) {
 }
 
 fn frames(c: &mut Criterion) {
+    for live in LIVE {
+        let mut group = c.benchmark_group("par_update");
+        let Peers { mut vec, pool, .. } = peers(live, f32::INFINITY);
+        let (mut pool, mut iter_pool) = (pool, peers(live, f32::INFINITY).pool);
+        group.bench_with_input(
+            BenchmarkId::new("vec_rayon_par_iter_mut", live),
+            &live,
+            |b, _| {
+                b.iter(|| vec_par_kernel(&mut vec));
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("pooling_par_values_mut", live),
+            &live,
+            |b, _| {
+                b.iter(|| pool_par_values_kernel(&mut pool));
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("pooling_par_iter_mut", live),
+            &live,
+            |b, _| {
+                b.iter(|| pool_par_iter_kernel(&mut iter_pool));
+            },
+        );
+        group.finish();
+    }
     for live in LIVE {
         let count = OBJECTS * live / 100;
         let mut group = c.benchmark_group("par_frame");
@@ -793,9 +859,29 @@ fn interleaved_seed_frame(trials: usize) {
     }
 }
 
-/// The parallel frames in the interleaved mode: at each occupancy, each of the four loops on a
-/// state of its own, one frame a call, against the `Vec`'s loop of the same kind.
+/// The parallel loops in the interleaved mode: at each occupancy, the kernel on every core
+/// (`par_values_mut`, `par_iter_mut`) against rayon over a `Vec`, then each of the four frame
+/// loops on a state of its own, one frame a call, against the `Vec`'s loop of the same kind.
 fn interleaved_par_frame(trials: usize) {
+    for live in LIVE {
+        let mut vec = peers(live, f32::INFINITY).vec;
+        let (mut pool, mut iter_pool) = (
+            peers(live, f32::INFINITY).pool,
+            peers(live, f32::INFINITY).pool,
+        );
+        let times = interleave::trials(3, trials, |at| match at {
+            0 => vec_par_kernel(&mut vec),
+            1 => pool_par_values_kernel(&mut pool),
+            _ => pool_par_iter_kernel(&mut iter_pool),
+        });
+        for (k, name) in [(1, "pooling_par_values_mut"), (2, "pooling_par_iter_mut")] {
+            println!(
+                "par_update/{name}/{live:<3} {:>9.1} us  {} x vec_rayon_par_iter_mut",
+                interleave::micros(&times[k]),
+                interleave::ratio(&times[k], &times[0]),
+            );
+        }
+    }
     for live in LIVE {
         let count = OBJECTS * live / 100;
         let (mut vec, mut par_vec) = (peers(live, LIFE).vec, peers(live, LIFE).vec);
