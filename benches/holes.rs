@@ -500,25 +500,21 @@ fn check() {
         }
         p.assert_same("groups_mut");
         let mut p = peers(live, f32::INFINITY);
+        let mut iter_pool = p.pool.clone();
         for _ in 0..3 {
             vec_par_kernel(&mut p.vec);
             soa_kernel(&mut p.soa);
             slab_kernel(&mut p.slab);
             slotmap_kernel(&mut p.slotmap);
             pool_par_values_kernel(&mut p.pool);
+            pool_par_iter_kernel(&mut iter_pool);
             columns_runs_kernel(&mut p.columns);
         }
         p.assert_same("par_values_mut");
-        let mut p = peers(live, f32::INFINITY);
-        for _ in 0..3 {
-            vec_par_kernel(&mut p.vec);
-            soa_kernel(&mut p.soa);
-            slab_kernel(&mut p.slab);
-            slotmap_kernel(&mut p.slotmap);
-            pool_par_iter_kernel(&mut p.pool);
-            columns_runs_kernel(&mut p.columns);
-        }
-        p.assert_same("par_iter_mut");
+        assert!(
+            iter_pool.values().eq(p.pool.values()),
+            "par_iter_mut differs"
+        );
 
         // `retain` with a life of `LIFE`: after three passes, those aged 97 and up are gone.
         let mut p = peers(live, LIFE);
