@@ -753,7 +753,11 @@ fn no_handle_reaches_a_slot_without_a_live_object_whatever_its_version() {
 fn pools_start_their_versions_far_apart() {
     // A handle from another pool matches a live object only if one of the two slots was filled
     // at least half this many times more than the other.
-    assert!(crate::slot::offset::smallest_gap(1_000) >= 3_000_000);
+    // Arithmetic only, no unsafe code: Miri, which sorts the thousand offsets in four seconds,
+    // checks the hundred; `cargo test` checks both.
+    if !cfg!(miri) {
+        assert!(crate::slot::offset::smallest_gap(1_000) >= 3_000_000);
+    }
     assert!(crate::slot::offset::smallest_gap(100) >= 13_000_000);
     let a = Pool::<Probe>::with_capacity(1);
     let b = Pool::<Probe>::with_capacity(1);
