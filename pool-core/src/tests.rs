@@ -147,7 +147,9 @@ fn iteration_crosses_occupancy_words() {
 fn shrinking_gives_back_the_free_lists_room() {
     let mut pool = Pool::<Probe, Grow>::with_capacity(100);
     assert_eq!(pool.books().free_room(), 100);
-    let handles: Vec<_> = (0..500)
+    // Under Miri, fewer: 250 still grow two chunks past the first, which `shrink` gives back.
+    let count = if cfg!(miri) { 250 } else { 500 };
+    let handles: Vec<_> = (0..count)
         .map(|v| pool.create(|p| p.value = v).unwrap())
         .collect();
     assert!(pool.books().free_room() >= pool.capacity());
@@ -227,8 +229,14 @@ fn mutable_walks_take_full_words_whole_and_agree_with_the_shared_walk() {
     });
     assert_eq!(values, expected.iter().map(|&(_, v)| v).collect::<Vec<_>>());
 
-    // Part-way: inside a full word, at its end, and inside a partly live one.
-    for taken in [1, 10, 63, 64, 65, 100, expected.len()] {
+    // Part-way: inside a full word, at its end, and inside a partly live one (under Miri, one
+    // of each: the same branches of the walk).
+    let takes: &[usize] = if cfg!(miri) {
+        &[10, 63, 64, 100]
+    } else {
+        &[1, 10, 63, 64, 65, 100]
+    };
+    for taken in takes.iter().copied().chain([expected.len()]) {
         let mut iter = pool.iter_mut();
         let mut seen: Vec<(usize, u32)> = iter
             .by_ref()
@@ -745,7 +753,11 @@ fn no_handle_reaches_a_slot_without_a_live_object_whatever_its_version() {
 fn pools_start_their_versions_far_apart() {
     // A handle from another pool matches a live object only if one of the two slots was filled
     // at least half this many times more than the other.
-    assert!(crate::slot::offset::smallest_gap(1_000) >= 3_000_000);
+    // Arithmetic only, no unsafe code: Miri, which sorts the thousand offsets in four seconds,
+    // checks the hundred; `cargo test` checks both.
+    if !cfg!(miri) {
+        assert!(crate::slot::offset::smallest_gap(1_000) >= 3_000_000);
+    }
     assert!(crate::slot::offset::smallest_gap(100) >= 13_000_000);
     let a = Pool::<Probe>::with_capacity(1);
     let b = Pool::<Probe>::with_capacity(1);

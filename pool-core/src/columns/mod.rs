@@ -159,7 +159,7 @@ impl<P: Columnar> Pooled for Row<P> {
 /// use pooling::Pooled;
 ///
 /// #[derive(Pooled)]
-/// #[pool(size = 1024, layout = columns)]
+/// #[pool(size = 256, layout = columns)]
 /// struct Particle {
 ///     x: f32,
 ///     vx: f32,

@@ -137,7 +137,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     /// # use pooling::Pooled;
     /// #[derive(Pooled)]
-    /// #[pool(size = 1024)]
+    /// #[pool(size = 256)]
     /// struct Spring {
     ///     x: f32, y: f32, vx: f32, vy: f32, ox: f32, oy: f32, scale: f32, age: f32,
     /// }
