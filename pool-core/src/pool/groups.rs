@@ -51,7 +51,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     ///         .map(|i| group[i].x)
     ///         .sum::<f32>();
     /// }
-    /// assert_eq!(right, pool.values().map(|p| p.x).sum());
+    /// assert_eq!(right, pool.values().map(|p| p.x).sum::<f32>());
     /// // A free slot's writes do not reach the object created there.
     /// let new = pool.create(|_| {})?;
     /// assert_eq!((pool[new].x, pool[new].vx), (0.0, 0.0));
@@ -107,7 +107,7 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
     ///         .map(|i| group.x[i])
     ///         .sum::<f32>();
     /// }
-    /// assert_eq!(right, pool.values().map(|p| *p.x).sum());
+    /// assert_eq!(right, pool.values().map(|p| *p.x).sum::<f32>());
     /// // A free slot's writes do not reach the object created there.
     /// let new = pool.create(|_| {})?;
     /// assert_eq!((*pool.get(new).unwrap().x, *pool.get(new).unwrap().vx), (0.0, 0.0));
