@@ -134,35 +134,47 @@ async fn waiters_timed_out_as_slots_are_handed_to_them_lose_no_slot() {
     const TASKS: u64 = 8;
     const ROUNDS: u64 = 300;
     let pool = Arc::new(SlotPool::with_capacity(2));
+    // Both slots held until every task has seen a wait time out: on a fast machine every wait
+    // of the rounds below may be served in time (most runs here were), and a test of timeouts
+    // must see some.
+    let held = [(); 2].map(|()| pool.try_acquire(|slot| slot.taken = TASKS).unwrap());
+    let first_timeouts = Arc::new(AtomicU64::new(0));
     let tasks: Vec<_> = (0..TASKS)
         .map(|task| {
             let pool = Arc::clone(&pool);
+            let first_timeouts = Arc::clone(&first_timeouts);
             tokio::spawn(async move {
                 let (mut served, mut timed_out) = (0, 0);
                 for round in 0..ROUNDS {
                     // From nothing to a little over a timer tick: many end as a slot comes.
                     let patience = Duration::from_micros((task * 331 + round * 97) % 1_500);
                     let waiting = pool.acquire_owned_async(|slot| slot.taken = task);
-                    match tokio::time::timeout(patience, waiting).await {
-                        Ok(lease) => {
-                            assert_eq!(lease.taken, task);
-                            served += 1;
-                            tokio::task::yield_now().await;
+                    if let Ok(lease) = tokio::time::timeout(patience, waiting).await {
+                        assert_eq!(lease.taken, task);
+                        served += 1;
+                        tokio::task::yield_now().await;
+                    } else {
+                        if timed_out == 0 {
+                            first_timeouts.fetch_add(1, Ordering::Relaxed);
                         }
-                        Err(_) => timed_out += 1,
+                        timed_out += 1;
                     }
                 }
                 (served, timed_out)
             })
         })
         .collect();
+    while first_timeouts.load(Ordering::Relaxed) < TASKS {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    drop(held);
     let (mut served, mut timed_out) = (0, 0);
     for task in tasks {
         let (s, t) = task.await.unwrap();
         served += s;
         timed_out += t;
     }
-    assert!(timed_out > 0, "some waits timed out");
+    assert!(timed_out >= TASKS, "each task's first wait timed out");
     pool.check_consistency().unwrap();
     let stats = pool.stats();
     assert_eq!(
@@ -170,6 +182,10 @@ async fn waiters_timed_out_as_slots_are_handed_to_them_lose_no_slot() {
         (2, 0, 0, 0),
         "every slot back, none handed to a task that has gone"
     );
-    assert_eq!(stats.created, served);
+    assert_eq!(
+        stats.created,
+        served + 2,
+        "the tasks' and the two held at the start"
+    );
     assert!(stats.waited >= timed_out);
 }
