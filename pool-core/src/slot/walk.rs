@@ -62,7 +62,21 @@ pub(crate) trait Strip<'a>: Copy {
     /// # Safety
     /// As [`one`](Strip::one), for each of them: `start + len <= self.len()`.
     unsafe fn run(self, start: usize, len: usize) -> Self::Run;
+
+    /// Asks the memory system for what lies [`AHEAD`] bytes past the slot at `at`, where a
+    /// walk from bit to bit will soon be: the processor fetches ahead for a load that steps by
+    /// a fixed stride, which such a walk's loads do not (at 90 % live with holes at random,
+    /// `values_mut().for_each` took 1.21-1.38 x a `Vec`'s time without, 1.04-1.21 x with). A
+    /// hint, at any address.
+    #[inline]
+    fn fetch_ahead(self, at: usize) {
+        let _ = at;
+    }
 }
+
+/// How far ahead of its slot a walk from bit to bit asks for memory, in bytes: 512 and 1,024
+/// measured alike, 1,024 a little better.
+const AHEAD: usize = 1024;
 
 /// A chunk's objects, shared ([`Objects`]) or mutably ([`ObjectsMut`]): the first and how many.
 macro_rules! objects {
@@ -127,6 +141,14 @@ macro_rules! objects {
                 // says), and if mutable nothing else reaches it while this reference is in use
                 // (the caller's contract).
                 unsafe { &$($access)* *object.as_ptr() }
+            }
+
+            #[inline]
+            fn fetch_ahead(self, at: usize) {
+                let ahead = at + AHEAD / size_of::<T>().max(1);
+                crate::storage::part::prefetch_line::<false, _>(
+                    self.first.as_ptr().wrapping_add(ahead),
+                );
             }
 
             #[inline]
@@ -253,6 +275,7 @@ fn fold_word<'a, S: Strip<'a>, B>(
         // latency on the chain from one object to the next.
         word &= word - 1;
         debug_assert!(bit < group.len(), "a bit past the chunk's slots");
+        group.fetch_ahead(bit);
         // SAFETY: a bit is set only for a live slot of the chunk (`slot/state.rs` changes bits
         // and versions together), and each bit is visited once.
         acc = f(acc, base + bit, unsafe { group.one(bit) });
@@ -342,6 +365,7 @@ pub(crate) fn retain<'a, S: Strip<'a>>(
                 let bit = live.trailing_zeros() as usize;
                 live &= live - 1;
                 debug_assert!(bit < group.len(), "a bit past the chunk's slots");
+                group.fetch_ahead(bit);
                 // SAFETY: a bit is set only for a live slot of the chunk, visited once.
                 if !keep(word(base + bit).get(), unsafe { group.one(bit) }) {
                     // SAFETY: as above: the slot is live, and `keep` is done with it.

@@ -140,25 +140,35 @@ impl<'a> Places<'a> {
     }
 }
 
-/// Asks the memory system for the slot at `local` of `objects` and `words`: a hint, which
-/// changes nothing.
+/// Asks the memory system for the slot at `local` of `objects` and `words`, to write them: a
+/// hint, which changes nothing.
 #[inline]
 pub(crate) fn prefetch<T>(objects: &[T], words: &[u64], local: usize) {
     // No bounds check: an address past the slots, a slot of a later chunk's, is fetched for
     // nothing, which costs less than the check on every slot of a burst.
+    prefetch_line::<true, _>(words.as_ptr().wrapping_add(local));
+    prefetch_line::<true, _>(objects.as_ptr().wrapping_add(local));
+}
+
+/// Asks the memory system for the cache line that holds `address`, to write it if `WRITE`,
+/// else to read it: a hint, which changes nothing, at any address.
+#[inline]
+pub(crate) fn prefetch_line<const WRITE: bool, T>(address: *const T) {
     #[cfg(target_arch = "x86_64")]
     {
-        use core::arch::x86_64::{_MM_HINT_ET0, _mm_prefetch};
-        let word = words.as_ptr().wrapping_add(local);
-        let object = objects.as_ptr().wrapping_add(local);
-        // SAFETY: a prefetch reads and writes nothing (it may fetch a cache line, no more,
-        // from any address), and `sse`, which it needs, is in every x86_64 target.
-        unsafe { _mm_prefetch::<_MM_HINT_ET0>(word.cast()) };
-        // SAFETY: as for the word's.
-        unsafe { _mm_prefetch::<_MM_HINT_ET0>(object.cast()) };
+        use core::arch::x86_64::{_MM_HINT_ET0, _MM_HINT_T0, _mm_prefetch};
+        let address = address.cast();
+        if WRITE {
+            // SAFETY: a prefetch reads and writes nothing (it may fetch a cache line, no more,
+            // from any address), and `sse`, which it needs, is in every x86_64 target.
+            unsafe { _mm_prefetch::<_MM_HINT_ET0>(address) };
+        } else {
+            // SAFETY: as above.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(address) };
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (objects, words, local);
+    let _ = address;
 }
 
 /// Whether `bits` has a word for each 64 of `words`, and a bit set exactly for each live word.
