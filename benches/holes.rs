@@ -3,7 +3,8 @@
 //! same live objects, in one run:
 //!
 //! - `objects/<live %>`: the 6-field ballistic kernel (`vy -= g dt; vx, vz *= drag;
-//!   x += vx dt` ...) through the default layout's `values_mut().for_each` and `iter_mut()`'s,
+//!   x += vx dt` ...) through the default layout's `values_mut().for_each`, `iter_mut()`'s and
+//!   a `for` loop over `values_mut()` (`pooling_for`: the iterator's `next`, not `fold`),
 //!   and over whole groups of slots (`groups_mut`, free ones included), against a `Vec` of
 //!   the live objects (`iter_mut().for_each`), slab's and slotmap's;
 //! - `columns/<live %>`: the same kernel over a column pool through `runs_mut` (a slice
@@ -749,7 +750,7 @@ criterion_group! {
 type Row = (&'static str, &'static str, fn(&mut Peers));
 
 /// The update and `retain` rows, each against its peer in the goals.
-const ROWS: [Row; 14] = [
+const ROWS: [Row; 15] = [
     ("objects/vec_for_each", "objects/vec_for_each", |p| {
         vec_kernel(&mut p.vec);
     }),
@@ -758,6 +759,9 @@ const ROWS: [Row; 14] = [
     }),
     ("objects/pooling_values_mut", "objects/vec_for_each", |p| {
         pool_values_kernel(&mut p.pool);
+    }),
+    ("objects/pooling_for", "objects/vec_for_each", |p| {
+        pool_for_kernel(&mut p.pool);
     }),
     ("objects/pooling_groups_mut", "objects/vec_for_each", |p| {
         pool_groups_kernel(&mut p.pool);
