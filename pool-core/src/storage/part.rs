@@ -167,7 +167,32 @@ pub(crate) fn prefetch_line<const WRITE: bool, T>(address: *const T) {
             unsafe { _mm_prefetch::<_MM_HINT_T0>(address) };
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    // `core::arch::aarch64::_prefetch` is not stable (rust-lang/rust#117217): the instruction
+    // itself. Miri runs no assembly.
+    #[cfg(all(target_arch = "aarch64", not(miri)))]
+    {
+        if WRITE {
+            // SAFETY: `prfm` is a hint: it does not fault at any address, and changes no
+            // register, flag or memory the program sees.
+            unsafe {
+                core::arch::asm!(
+                    "prfm pstl1keep, [{0}]",
+                    in(reg) address,
+                    options(nostack, preserves_flags, readonly)
+                );
+            };
+        } else {
+            // SAFETY: as above.
+            unsafe {
+                core::arch::asm!(
+                    "prfm pldl1keep, [{0}]",
+                    in(reg) address,
+                    options(nostack, preserves_flags, readonly)
+                );
+            };
+        }
+    }
+    #[cfg(not(any(target_arch = "x86_64", all(target_arch = "aarch64", not(miri)))))]
     let _ = address;
 }
 
