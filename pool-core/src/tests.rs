@@ -3,24 +3,31 @@
 
 use crate::{
     Evict, Evictable, Fail, Grow, Handle, Importance, PlainFields, Pool, PoolFull, PoolToken,
-    Pooled, StaleHandle,
+    Pooled, StaleHandle, Storage,
 };
-use alloc::rc::Rc;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
+use core::marker::PhantomData;
 
-/// A hand-written `Pooled` type: `value` is plain data, `owned` holds a reference.
+/// A hand-written `Pooled` type: `value` is plain data, `owned` holds a reference; in a pool of
+/// `N` slots up front and strategy `S`. `Send` and `Sync`, for the parallel walks' tests too.
 #[derive(Clone)]
-struct Probe {
-    value: u32,
-    owned: Option<Rc<()>>,
+pub(crate) struct Probe<const N: usize = 4, S = Fail> {
+    pub(crate) value: u32,
+    pub(crate) owned: Option<Arc<u32>>,
+    strategy: PhantomData<S>,
 }
 
-impl Pooled for Probe {
-    const SIZE: usize = 4;
-    type Strategy = Fail;
+impl<const N: usize, S> Pooled for Probe<N, S> {
+    const SIZE: usize = N;
+    type Strategy = S;
 
     fn blank(_: PoolToken<'_, Self>) -> Self {
-        Probe::empty()
+        Probe {
+            value: 0,
+            owned: None,
+            strategy: PhantomData,
+        }
     }
 
     fn reset_at_release(&mut self) {
@@ -32,22 +39,18 @@ impl Pooled for Probe {
     }
 }
 
-impl Probe {
-    fn empty() -> Self {
-        Probe {
-            value: 0,
-            owned: None,
-        }
-    }
-}
-
-fn filled(pool: &mut Pool<Probe>, value: u32) -> Handle<Probe> {
+fn filled<B: Storage>(pool: &mut Pool<Probe, Fail, B>, value: u32) -> Handle<Probe> {
     pool.create(|p| p.value = value).unwrap()
 }
 
 #[test]
 fn a_slot_whose_version_would_wrap_is_retired() {
-    let mut pool = Pool::<Probe>::with_capacity(1);
+    wrap_and_retire(Pool::<Probe>::with_capacity(1));
+    wrap_and_retire(InlineProbes::<1>::new());
+}
+
+/// Runs the only slot of `pool` up to its last version, then releases it: retired.
+fn wrap_and_retire<B: Storage>(mut pool: Pool<Probe, Fail, B>) {
     let first = filled(&mut pool, 1);
     pool.force_version(first, u32::MAX - 4);
     let stale_first = first;
@@ -76,6 +79,7 @@ fn a_slot_whose_version_would_wrap_is_retired() {
         assert!(!pool.contains(handle));
         assert_eq!(pool.release(handle), Err(StaleHandle::new(handle)));
     }
+    assert!(pool.lender().try_acquire(|_| {}).is_err());
     let stats = pool.stats();
     assert_eq!((stats.live, stats.free, stats.retired), (0, 0, 1));
     assert_eq!(pool.iter().count(), 0, "a retired slot is never iterated");
@@ -278,17 +282,17 @@ fn a_handle_past_the_capacity_is_stale() {
 
 #[test]
 fn references_are_let_go_at_release_and_plain_data_reset_at_reuse() {
-    let shared = Rc::new(());
+    let shared = Arc::new(0);
     let mut pool = Pool::<Probe>::with_capacity(1);
     let handle = pool
         .create(|p| {
             p.value = 7;
-            p.owned = Some(Rc::clone(&shared));
+            p.owned = Some(Arc::clone(&shared));
         })
         .unwrap();
-    assert_eq!(Rc::strong_count(&shared), 2);
+    assert_eq!(Arc::strong_count(&shared), 2);
     pool.release(handle).unwrap();
-    assert_eq!(Rc::strong_count(&shared), 1, "let go at release");
+    assert_eq!(Arc::strong_count(&shared), 1, "let go at release");
 
     let reused = pool.create(|_| {}).unwrap();
     assert_eq!(pool.get(reused).unwrap().value, 0, "reset before init");
@@ -311,16 +315,20 @@ fn objects_held_through_shared_borrows_interleave_with_iteration() {
 #[test]
 fn a_panicking_init_returns_the_slot_reset() {
     extern crate std;
-    let shared = Rc::new(());
+    let shared = Arc::new(0);
     let mut pool = Pool::<Probe>::with_capacity(1);
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         pool.create(|p| {
-            p.owned = Some(Rc::clone(&shared));
+            p.owned = Some(Arc::clone(&shared));
             panic!("init failed");
         })
     }));
     assert!(outcome.is_err());
-    assert_eq!(Rc::strong_count(&shared), 1, "the half-built object let go");
+    assert_eq!(
+        Arc::strong_count(&shared),
+        1,
+        "the half-built object let go"
+    );
     let stats = pool.stats();
     assert_eq!((stats.live, stats.free, stats.high_water), (0, 1, 0));
     filled(&mut pool, 1);
@@ -347,31 +355,11 @@ fn objects_lie_side_by_side_and_their_words_apart() {
     assert_eq!(inline, size_of::<Probe>());
 }
 
-/// `Probe` in a pool of `N` slots up front and strategy `S`.
-struct Probed<const N: usize, S>(Probe, core::marker::PhantomData<S>);
-
-impl<const N: usize, S> Pooled for Probed<N, S> {
-    const SIZE: usize = N;
-    type Strategy = S;
-
-    fn blank(_: PoolToken<'_, Self>) -> Self {
-        Self(Probe::empty(), core::marker::PhantomData)
-    }
-
-    fn reset_at_release(&mut self) {
-        self.0.reset_at_release();
-    }
-
-    fn reset_at_reuse(&mut self) {
-        self.0.reset_at_reuse();
-    }
-}
-
 /// `Probe` that grows from 3 slots up to 10, in chunks of 4.
-type Grower = Probed<3, Grow<10>>;
+type Grower = Probe<3, Grow<10>>;
 
 fn grown(pool: &mut Pool<Grower>, value: u32) -> Handle<Grower> {
-    pool.create(|g| g.0.value = value).unwrap()
+    pool.create(|g| g.value = value).unwrap()
 }
 
 #[test]
@@ -388,14 +376,14 @@ fn growth_adds_chunks_that_iteration_and_lookups_cross() {
     let indices: Vec<usize> = handles.iter().map(|h| h.index()).collect();
     assert_eq!(indices, (0..10).collect::<Vec<_>>());
     for (value, handle) in (0..).zip(&handles) {
-        assert_eq!(pool.get(*handle).unwrap().0.value, value);
+        assert_eq!(pool.get(*handle).unwrap().value, value);
     }
     for (_, g) in &mut pool {
-        g.0.value *= 2;
+        g.value *= 2;
     }
-    let values: Vec<u32> = pool.iter().map(|(_, g)| g.0.value).collect();
+    let values: Vec<u32> = pool.iter().map(|(_, g)| g.value).collect();
     assert_eq!(values, [0, 2, 4, 6, 8, 10, 12, 14, 16, 18]);
-    pool.retain(|g| g.0.value % 4 == 0);
+    pool.retain(|g| g.value % 4 == 0);
     assert_eq!(pool.len(), 5);
     pool.release_all();
     assert_eq!(pool.stats().free, 10);
@@ -448,11 +436,11 @@ fn a_chunk_with_a_retired_slot_is_never_given_back() {
 }
 
 /// `Probe` ranked by its value, for eviction.
-type Voice = Probed<4, Evict>;
+type Voice = Probe<4, Evict>;
 
 impl Evictable for Voice {
     fn importance(&self) -> impl Importance + use<> {
-        self.0.value
+        self.value
     }
 }
 
@@ -461,10 +449,10 @@ fn evicting_takes_the_least_important_object() {
     let mut pool = Pool::<Voice>::new();
     let handles: Vec<_> = [5, 1, 7, 1]
         .into_iter()
-        .map(|v| pool.create(|p| p.0.value = v))
+        .map(|v| pool.create(|p| p.value = v))
         .collect();
     assert_eq!(pool.victim(), Some(handles[1]), "the lowest slot of equals");
-    let new = pool.create(|p| p.0.value = 9);
+    let new = pool.create(|p| p.value = 9);
     assert_eq!(new.index(), handles[1].index());
     assert!(!pool.contains(handles[1]) && pool.contains(handles[3]));
     assert_eq!(pool.stats().evicted, 1);
@@ -475,7 +463,7 @@ fn leases_mutate_and_return_in_any_order_beside_shared_borrows() {
     let mut pool = Pool::<Probe>::with_capacity(6);
     let a = filled(&mut pool, 1);
     let b = filled(&mut pool, 2);
-    let shared = Rc::new(());
+    let shared = Arc::new(0);
     let kept = {
         let lender = pool.lender();
         let read_a = lender.get(a).unwrap();
@@ -484,7 +472,7 @@ fn leases_mutate_and_return_in_any_order_beside_shared_borrows() {
             .collect();
         for lease in &mut leases {
             lease.value += 100;
-            lease.owned = Some(Rc::clone(&shared));
+            lease.owned = Some(Arc::clone(&shared));
         }
         let read_b = lender.get(b).unwrap();
         assert_eq!(read_a.value + read_b.value, 3);
@@ -493,7 +481,7 @@ fn leases_mutate_and_return_in_any_order_beside_shared_borrows() {
             [110, 111, 112, 113]
         );
         assert!(lender.acquire(|_| {}).is_err());
-        assert_eq!(Rc::strong_count(&shared), 5);
+        assert_eq!(Arc::strong_count(&shared), 5);
         assert_eq!(lender.stats().leased, 4);
 
         // Back out of order: the last, the first, then the middle two.
@@ -507,13 +495,13 @@ fn leases_mutate_and_return_in_any_order_beside_shared_borrows() {
         kept
     };
     assert_eq!(
-        Rc::strong_count(&shared),
+        Arc::strong_count(&shared),
         2,
         "only the kept object holds it"
     );
     assert_eq!(pool.stats().leased, 0);
     pool.release(kept).unwrap();
-    assert_eq!(Rc::strong_count(&shared), 1);
+    assert_eq!(Arc::strong_count(&shared), 1);
     assert_eq!(pool.stats().free, 4);
     pool.check_consistency().unwrap();
 }
@@ -527,14 +515,14 @@ fn a_lease_can_grow_the_pool_while_objects_and_chunks_are_borrowed() {
         let read = lender.get(first).unwrap();
         let mut chunks_walk = lender.iter();
         let leases: Vec<_> = (0..9)
-            .map(|v| lender.acquire(|g| g.0.value = v).unwrap())
+            .map(|v| lender.acquire(|g| g.value = v).unwrap())
             .collect();
         assert_eq!(lender.stats().chunks, 3);
         assert!(lender.acquire(|_| {}).is_err());
-        assert_eq!(read.0.value, 7);
+        assert_eq!(read.value, 7);
         assert_eq!(chunks_walk.next().map(|(h, _)| h), Some(first));
         assert!(chunks_walk.next().is_none());
-        let sum: u32 = leases.iter().map(|l| l.0.value).sum();
+        let sum: u32 = leases.iter().map(|l| l.value).sum();
         assert_eq!(sum, 36);
         let kept: Vec<_> = leases.into_iter().map(crate::Lease::into_handle).collect();
         assert_eq!(lender.iter().count(), 10);
@@ -562,14 +550,14 @@ fn growing_fills_a_place_in_the_chunk_table_an_iterator_is_walking() {
     let (first, _) = walk.next().unwrap();
     let in_grown_chunk = lender.get(handles[3]).unwrap();
     let leases: Vec<_> = (0..6)
-        .map(|v| lender.acquire(|g| g.0.value = v).unwrap())
+        .map(|v| lender.acquire(|g| g.value = v).unwrap())
         .collect();
     assert_eq!(lender.stats().chunks, 3, "the second place was filled");
     assert_eq!(first, handles[0]);
-    let rest: Vec<_> = walk.map(|(h, g)| (h, g.0.value)).collect();
+    let rest: Vec<_> = walk.map(|(h, g)| (h, g.value)).collect();
     assert_eq!(rest, [(handles[1], 1), (handles[2], 2), (handles[3], 3)]);
-    assert_eq!(in_grown_chunk.0.value, 3);
-    assert_eq!(leases.iter().map(|l| l.0.value).sum::<u32>(), 15);
+    assert_eq!(in_grown_chunk.value, 3);
+    assert_eq!(leases.iter().map(|l| l.value).sum::<u32>(), 15);
 }
 
 /// Finding 1 of the thread-safety issue, single-threaded: iterating through a lender while its
@@ -768,26 +756,8 @@ fn pools_start_their_versions_far_apart() {
 type InlineProbes<const N: usize> = Pool<Probe, Fail, crate::Inline<N, 1>>;
 
 #[test]
-fn an_inline_slot_whose_version_would_wrap_is_retired() {
-    let mut pool = InlineProbes::<1>::new();
-    let first = pool.create(|p| p.value = 1).unwrap();
-    pool.force_version(first, u32::MAX - 2);
-    let last = pool.iter().next().unwrap().0;
-    pool.release(last).unwrap();
-    assert_eq!(pool.stats().retired, 1);
-    assert!(pool.is_full());
-    assert_eq!(
-        pool.create(|_| {}),
-        Err(PoolFull::new(1)),
-        "nothing left to build"
-    );
-    assert!(pool.lender().try_acquire(|_| {}).is_err());
-    assert_eq!(pool.iter().count(), 0);
-}
-
-#[test]
 fn inline_slots_are_built_through_shared_borrows_of_the_others() {
-    let shared = Rc::new(());
+    let shared = Arc::new(0);
     let mut pool = InlineProbes::<4>::new();
     let a = pool.create(|p| p.value = 1).unwrap();
     let kept = {
@@ -797,7 +767,7 @@ fn inline_slots_are_built_through_shared_borrows_of_the_others() {
         // Each lease builds a slot past every one borrowed.
         let mut b = lender.try_acquire(|p| p.value = 2).unwrap();
         let c = lender
-            .try_acquire(|p| p.owned = Some(Rc::clone(&shared)))
+            .try_acquire(|p| p.owned = Some(Arc::clone(&shared)))
             .unwrap();
         b.value += 10;
         assert_eq!(iter.next().map(|(_, p)| p.value), Some(1));
@@ -805,7 +775,7 @@ fn inline_slots_are_built_through_shared_borrows_of_the_others() {
         let kept = b.into_handle();
         drop(c);
         assert_eq!(
-            Rc::strong_count(&shared),
+            Arc::strong_count(&shared),
             1,
             "let go when the lease went back"
         );
@@ -819,15 +789,17 @@ fn inline_slots_are_built_through_shared_borrows_of_the_others() {
 
 #[test]
 fn an_inline_pool_drops_and_clones_only_its_built_slots() {
-    let shared = Rc::new(());
+    let shared = Arc::new(0);
     let mut pool = InlineProbes::<4>::new();
-    let a = pool.create(|p| p.owned = Some(Rc::clone(&shared))).unwrap();
+    let a = pool
+        .create(|p| p.owned = Some(Arc::clone(&shared)))
+        .unwrap();
     let b = pool.create(|p| p.value = 2).unwrap();
     pool.release(b).unwrap();
     // A lease forgotten: its slot stays lent, and is free in a copy.
     core::mem::forget(pool.lender().try_acquire(|p| p.value = 3).unwrap());
     let copy = pool.clone();
-    assert_eq!(Rc::strong_count(&shared), 3);
+    assert_eq!(Arc::strong_count(&shared), 3);
     assert_eq!((copy.stats().free, copy.stats().leased), (3, 0));
     assert_eq!((pool.stats().free, pool.stats().leased), (2, 1));
     assert!(copy.get(a).is_some_and(|p| p.owned.is_some()));
@@ -835,7 +807,7 @@ fn an_inline_pool_drops_and_clones_only_its_built_slots() {
     pool.check_consistency().unwrap();
     drop(pool);
     drop(copy);
-    assert_eq!(Rc::strong_count(&shared), 1);
+    assert_eq!(Arc::strong_count(&shared), 1);
 }
 
 /// Plain data only, which reuse resets: a kernel may write in its free slots.

@@ -6,14 +6,15 @@
 #![cfg(loom)]
 
 use loom::sync::Arc;
-use loom::thread;
-use pool_core::SyncPool;
-use support::{Probe, model};
+use pool_core::{Fail, Storage, SyncPool};
+use support::{Probe, model, spawn_with};
 
 mod support;
 
-/// The total of `resets` over all slots, read by filling every slot; the pool must be empty.
-fn total_resets(pool: &SyncPool<Probe>) -> u32 {
+/// Creates every slot of `pool`, which must be empty, checking that each object was reset, and
+/// releases them; returns the total of `resets` over all slots. The slots all go to the calling
+/// thread's shard, and no fresh slot is left, so other threads must take them from there.
+fn cycle_every_slot<B: Storage>(pool: &SyncPool<Probe, Fail, B>) -> u32 {
     let mut total = 0;
     let handles: Vec<_> = (0..pool.capacity())
         .map(|_| {
@@ -31,20 +32,22 @@ fn total_resets(pool: &SyncPool<Probe>) -> u32 {
     total
 }
 
+/// An `init` that sets `value` and pushes it to `payload`.
+fn holding(value: u32) -> impl FnOnce(&mut Probe) {
+    move |p| {
+        p.value = value;
+        p.payload.push(value);
+    }
+}
+
 #[test]
 fn create_get_and_release_race() {
     model(4, || {
         let pool = Arc::new(SyncPool::<Probe>::new());
         let workers: Vec<_> = (1..=2)
             .map(|value| {
-                let pool = Arc::clone(&pool);
-                thread::spawn(move || {
-                    let handle = pool
-                        .create(|p| {
-                            p.value = value;
-                            p.payload.push(value);
-                        })
-                        .unwrap();
+                spawn_with(&pool, move |pool| {
+                    let handle = pool.create(holding(value)).unwrap();
                     assert_eq!(pool.get(handle).unwrap().value, value);
                     pool.release(handle).unwrap();
                     assert!(pool.get(handle).is_none());
@@ -59,7 +62,7 @@ fn create_get_and_release_race() {
             (stats.live, stats.free, stats.created, stats.released),
             (0, 2, 2, 2)
         );
-        assert_eq!(total_resets(&pool), 2);
+        assert_eq!(cycle_every_slot(&pool), 2);
     });
 }
 
@@ -67,31 +70,20 @@ fn create_get_and_release_race() {
 fn a_release_during_a_guard_resets_once_at_the_last_drop() {
     model(4, || {
         let pool = Arc::new(SyncPool::<Probe>::with_capacity(1));
-        let handle = pool
-            .create(|p| {
-                p.value = 7;
-                p.payload.push(7);
-            })
-            .unwrap();
-        let reader = {
-            let pool = Arc::clone(&pool);
-            thread::spawn(move || {
-                if let Some(guard) = pool.get(handle) {
-                    // Never reset under a guard: the cell would catch the overlap, too.
-                    assert_eq!((guard.value, guard.payload.as_slice()), (7, &[7][..]));
-                }
-            })
-        };
-        let releaser = {
-            let pool = Arc::clone(&pool);
-            thread::spawn(move || pool.release(handle).is_ok())
-        };
+        let handle = pool.create(holding(7)).unwrap();
+        let reader = spawn_with(&pool, move |pool| {
+            if let Some(guard) = pool.get(handle) {
+                // Never reset under a guard: the cell would catch the overlap, too.
+                assert_eq!((guard.value, guard.payload.as_slice()), (7, &[7][..]));
+            }
+        });
+        let releaser = spawn_with(&pool, move |pool| pool.release(handle).is_ok());
         let second = pool.release(handle).is_ok();
         let first = releaser.join().unwrap();
         reader.join().unwrap();
         assert!(first ^ second, "exactly one release succeeds");
         assert_eq!(pool.stats().free, 1);
-        assert_eq!(total_resets(&pool), 1, "reset exactly once");
+        assert_eq!(cycle_every_slot(&pool), 1, "reset exactly once");
     });
 }
 
@@ -102,11 +94,8 @@ fn the_free_list_has_no_aba() {
     // taken, as the head.
     model(4, || {
         let pool = Arc::new(SyncPool::<Probe>::with_capacity(3));
-        fill_own_shard(&pool);
-        let stealer = {
-            let pool = Arc::clone(&pool);
-            thread::spawn(move || pool.create(|p| p.value = 3).unwrap())
-        };
+        cycle_every_slot(&pool);
+        let stealer = spawn_with(&pool, |pool| pool.create(|p| p.value = 3).unwrap());
         let a = pool.create(|p| p.value = 1).unwrap();
         let b = pool.create(|p| p.value = 2).unwrap();
         pool.release(a).unwrap();
@@ -123,39 +112,25 @@ fn the_free_list_has_no_aba() {
     });
 }
 
-/// Creates every slot of `pool` and releases them: they all go to the calling thread's shard,
-/// and no fresh slot is left, so other threads must take them from there.
-fn fill_own_shard(pool: &SyncPool<Probe>) {
-    let handles: Vec<_> = (0..pool.capacity())
-        .map(|_| pool.create(|_| {}).unwrap())
-        .collect();
-    for handle in handles {
-        pool.release(handle).unwrap();
-    }
-}
-
 #[test]
 fn an_owner_and_a_stealer_on_one_shard() {
     // The main thread creates and releases on its own shard while another thread, whose shard
     // is empty, takes a slot from it and gives it back to its own: both always find a slot.
     model(3, || {
         let pool = Arc::new(SyncPool::<Probe>::new());
-        fill_own_shard(&pool);
-        let stealer = {
-            let pool = Arc::clone(&pool);
-            thread::spawn(move || {
-                let handle = pool.create(|p| p.payload.push(1)).expect("a slot is free");
-                assert_eq!(pool.get(handle).unwrap().payload, [1]);
-                pool.release(handle).unwrap();
-            })
-        };
+        cycle_every_slot(&pool);
+        let stealer = spawn_with(&pool, |pool| {
+            let handle = pool.create(|p| p.payload.push(1)).expect("a slot is free");
+            assert_eq!(pool.get(handle).unwrap().payload, [1]);
+            pool.release(handle).unwrap();
+        });
         let handle = pool.create(|p| p.payload.push(2)).expect("a slot is free");
         assert_eq!(pool.get(handle).unwrap().payload, [2]);
         pool.release(handle).unwrap();
         stealer.join().unwrap();
         let stats = pool.stats();
         assert_eq!((stats.free, stats.created, stats.released), (2, 4, 4));
-        assert_eq!(total_resets(&pool), 4);
+        assert_eq!(cycle_every_slot(&pool), 4);
     });
 }
 
@@ -170,26 +145,20 @@ fn a_refusal_means_every_slot_was_in_use() {
         let pool = Arc::new(SyncPool::<Probe>::new());
         assert_eq!(pool_core::thread_shard(), 0);
         let q = pool.create(|p| p.value = 1).unwrap();
-        let b = {
-            let pool = Arc::clone(&pool);
-            thread::spawn(move || {
-                assert_eq!(pool_core::thread_shard(), 1);
-                let p = pool.create(|_| {}).unwrap();
-                pool.release(p).unwrap();
-                let a = {
-                    let pool = Arc::clone(&pool);
-                    thread::spawn(move || {
-                        assert_eq!(pool_core::thread_shard(), 0);
-                        pool.try_create(|p| p.value = 2)
-                    })
-                };
-                pool.release(q).unwrap();
-                let mine = pool.create(|p| p.value = 3).expect("p or q is free");
-                let theirs = a.join().unwrap().expect("a slot was free until A had one");
-                assert_ne!(mine.index(), theirs.index());
-                theirs
-            })
-        };
+        let b = spawn_with(&pool, move |pool| {
+            assert_eq!(pool_core::thread_shard(), 1);
+            let p = pool.create(|_| {}).unwrap();
+            pool.release(p).unwrap();
+            let a = spawn_with(&pool, |pool| {
+                assert_eq!(pool_core::thread_shard(), 0);
+                pool.try_create(|p| p.value = 2)
+            });
+            pool.release(q).unwrap();
+            let mine = pool.create(|p| p.value = 3).expect("p or q is free");
+            let theirs = a.join().unwrap().expect("a slot was free until A had one");
+            assert_ne!(mine.index(), theirs.index());
+            theirs
+        });
         let theirs = b.join().unwrap();
         assert_eq!(pool.get(theirs).unwrap().value, 2);
         assert_eq!(pool.stats().failed, 0);
@@ -201,10 +170,7 @@ fn thread_ids_are_unique_and_reused_when_threads_exit() {
     use pool_core::ThreadIds;
     model(4, || {
         let ids = Arc::new(ThreadIds::default());
-        let claim = || {
-            let ids = Arc::clone(&ids);
-            thread::spawn(move || ids.claim().unwrap())
-        };
+        let claim = || spawn_with(&ids, |ids| ids.claim().unwrap());
         let (a, b) = (claim(), claim());
         let mut both = [a.join().unwrap(), b.join().unwrap()];
         both.sort_unstable();
@@ -214,10 +180,7 @@ fn thread_ids_are_unique_and_reused_when_threads_exit() {
             "two threads holding ids at once hold different ones"
         );
         // The thread holding 0 exits while this one claims: it gets 2, or 0 once given back.
-        let exits = {
-            let ids = Arc::clone(&ids);
-            thread::spawn(move || ids.release(0))
-        };
+        let exits = spawn_with(&ids, |ids| ids.release(0));
         let third = ids.claim().unwrap();
         exits.join().unwrap();
         assert!(third == 0 || third == 2, "{third}");
@@ -229,15 +192,12 @@ fn thread_ids_are_unique_and_reused_when_threads_exit() {
 fn a_lease_dropped_while_another_thread_creates() {
     model(4, || {
         let pool = Arc::new(SyncPool::<Probe>::with_capacity(1));
-        let lender = {
-            let pool = Arc::clone(&pool);
-            thread::spawn(move || {
-                if let Ok(mut lease) = pool.acquire(|p| p.value = 5) {
-                    lease.payload.push(5);
-                    assert_eq!(lease.value, 5);
-                }
-            })
-        };
+        let lender = spawn_with(&pool, |pool| {
+            if let Ok(mut lease) = pool.acquire(|p| p.value = 5) {
+                lease.payload.push(5);
+                assert_eq!(lease.value, 5);
+            }
+        });
         if let Ok(handle) = pool.create(|p| {
             assert!(p.payload.is_empty(), "the lease's object came back reset");
             p.value = 6;
@@ -248,7 +208,7 @@ fn a_lease_dropped_while_another_thread_creates() {
         lender.join().unwrap();
         let stats = pool.stats();
         assert_eq!((stats.leased, stats.free, stats.live), (0, 1, 0));
-        assert_eq!(u64::from(total_resets(&pool)), stats.released);
+        assert_eq!(u64::from(cycle_every_slot(&pool)), stats.released);
     });
 }
 
@@ -257,15 +217,12 @@ fn a_stale_handle_never_reaches_the_next_object() {
     model(4, || {
         let pool = Arc::new(SyncPool::<Probe>::with_capacity(1));
         let old = pool.create(|p| p.value = 1).unwrap();
-        let reader = {
-            let pool = Arc::clone(&pool);
-            thread::spawn(move || {
-                if let Some(guard) = pool.get(old) {
-                    assert_eq!(guard.value, 1, "only the old object");
-                }
-                pool.contains(old)
-            })
-        };
+        let reader = spawn_with(&pool, move |pool| {
+            if let Some(guard) = pool.get(old) {
+                assert_eq!(guard.value, 1, "only the old object");
+            }
+            pool.contains(old)
+        });
         pool.release(old).unwrap();
         // Either the slot is free again, or a guard still reads it and the pool is full.
         if let Ok(new) = pool.create(|p| p.value = 2) {
@@ -288,7 +245,7 @@ fn a_handle_passed_on_without_synchronization_reaches_the_filled_object() {
         let mailbox = Arc::new(AtomicU64::new(0));
         let reader = {
             let (pool, mailbox) = (Arc::clone(&pool), Arc::clone(&mailbox));
-            thread::spawn(move || {
+            loom::thread::spawn(move || {
                 let bits = mailbox.load(Ordering::Relaxed);
                 if let Some(handle) = Handle::<Probe>::from_bits(bits)
                     && let Some(guard) = pool.get(handle)
@@ -297,12 +254,7 @@ fn a_handle_passed_on_without_synchronization_reaches_the_filled_object() {
                 }
             })
         };
-        let handle = pool
-            .create(|p| {
-                p.value = 9;
-                p.payload.push(9);
-            })
-            .unwrap();
+        let handle = pool.create(holding(9)).unwrap();
         mailbox.store(handle.to_bits(), Ordering::Relaxed);
         reader.join().unwrap();
     });
@@ -327,10 +279,7 @@ fn three_threads_churn_a_pool_of_two() {
             }
         };
         let workers: Vec<_> = (1..=2)
-            .map(|value| {
-                let pool = Arc::clone(&pool);
-                thread::spawn(move || churn(&pool, value))
-            })
+            .map(|value| spawn_with(&pool, move |pool| churn(&pool, value)))
             .collect();
         let mut made = churn(&pool, 3);
         for worker in workers {
@@ -339,7 +288,7 @@ fn three_threads_churn_a_pool_of_two() {
         assert!(made >= 2, "at most one create finds both slots taken");
         let stats = pool.stats();
         assert_eq!((stats.free, stats.created, stats.released), (2, made, made));
-        assert_eq!(u64::from(total_resets(&pool)), made);
+        assert_eq!(u64::from(cycle_every_slot(&pool)), made);
     });
 }
 
@@ -347,23 +296,11 @@ fn three_threads_churn_a_pool_of_two() {
 fn iter_sees_only_whole_live_objects_while_another_thread_releases_and_creates() {
     model(3, || {
         let pool = Arc::new(SyncPool::<Probe>::new());
-        let first = pool
-            .create(|p| {
-                p.value = 1;
-                p.payload.push(1);
-            })
-            .unwrap();
-        let churner = {
-            let pool = Arc::clone(&pool);
-            thread::spawn(move || {
-                pool.release(first).unwrap();
-                pool.create(|p| {
-                    p.value = 2;
-                    p.payload.push(2);
-                })
-                .unwrap()
-            })
-        };
+        let first = pool.create(holding(1)).unwrap();
+        let churner = spawn_with(&pool, move |pool| {
+            pool.release(first).unwrap();
+            pool.create(holding(2)).unwrap()
+        });
         for (handle, probe) in pool.iter() {
             // Never reset or half built: the cells would catch a write overlapping the read.
             assert_eq!(probe.payload.as_slice(), &[probe.value][..]);
@@ -383,14 +320,12 @@ fn iter_sees_only_whole_live_objects_while_another_thread_releases_and_creates()
 /// two threads taking fresh slots at once each build their own, and agree on the versions.
 #[test]
 fn two_threads_build_an_inline_pool_on_first_use() {
-    use pool_core::{Fail, Inline};
-    type Inlined = SyncPool<Probe, Fail, Inline<2, 1>>;
+    type Inlined = SyncPool<Probe, Fail, pool_core::Inline<2, 1>>;
     model(3, || {
         let pool = Arc::new(Inlined::new());
         let workers: Vec<_> = (1..=2)
             .map(|value| {
-                let pool = Arc::clone(&pool);
-                thread::spawn(move || {
+                spawn_with(&pool, move |pool| {
                     let handle = pool.create(|p| p.payload.push(value)).unwrap();
                     assert_eq!(pool.get(handle).unwrap().payload, [value]);
                     handle
@@ -409,15 +344,6 @@ fn two_threads_build_an_inline_pool_on_first_use() {
             (stats.live, stats.free, stats.created, stats.released),
             (0, 2, 2, 2)
         );
-        assert_eq!(total_resets_inline(&pool), 2);
+        assert_eq!(cycle_every_slot(&pool), 2);
     });
-}
-
-/// `total_resets` of an inline pool.
-fn total_resets_inline(pool: &SyncPool<Probe, pool_core::Fail, pool_core::Inline<2, 1>>) -> u32 {
-    let (a, b) = (pool.create(|_| {}).unwrap(), pool.create(|_| {}).unwrap());
-    let total = pool.get(a).unwrap().resets + pool.get(b).unwrap().resets;
-    pool.release(a).unwrap();
-    pool.release(b).unwrap();
-    total
 }

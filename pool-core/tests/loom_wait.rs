@@ -12,36 +12,29 @@ use core::task::{Context, Poll, Waker};
 use loom::sync::atomic::{AtomicBool, Ordering};
 use loom::thread;
 // The pool is behind a `std` `Arc`, which `acquire_owned` needs; its count is no subject here.
-use pool_core::{Fail, PoolToken, Pooled, SyncPool};
+use pool_core::{Stats, SyncPool};
 use std::sync::Arc;
-use support::model;
+use support::{Probe, model, spawn_with};
 
 mod support;
 
-/// `value` is set by `init`; the reset clears it, so a waiter can tell it got a reset object.
-struct Buffer {
-    value: u32,
+/// A pool of one slot: a waiter tells by `value` that it got a reset object.
+fn one_slot() -> Arc<SyncPool<Probe>> {
+    Arc::new(SyncPool::with_capacity(1))
 }
 
-impl Pooled for Buffer {
-    const SIZE: usize = 1;
-    type Strategy = Fail;
-
-    fn blank(_: PoolToken<'_, Self>) -> Self {
-        Buffer { value: 0 }
-    }
-
-    fn reset_at_release(&mut self) {
-        self.value = 0;
-    }
-
-    fn reset_at_reuse(&mut self) {}
+/// The pool as a model ends: its one slot free, no task waiting, its books consistent.
+fn settled(pool: &SyncPool<Probe>) -> Stats {
+    let stats = pool.stats();
+    assert_eq!((stats.free, stats.leased, stats.waiting), (1, 0, 0));
+    pool.check_consistency().unwrap();
+    stats
 }
 
 #[test]
 fn a_release_racing_a_waiters_registration_wakes_it() {
     model(3, || {
-        let pool = Arc::new(SyncPool::<Buffer>::new());
+        let pool = one_slot();
         let lease = pool.acquire_owned(|b| b.value = 1).unwrap();
         let releaser = thread::spawn(move || drop(lease));
         let got = loom::future::block_on(pool.acquire_async(|b| {
@@ -51,33 +44,26 @@ fn a_release_racing_a_waiters_registration_wakes_it() {
         assert_eq!(got.value, 2);
         drop(got);
         releaser.join().unwrap();
-        let stats = pool.stats();
-        assert_eq!((stats.free, stats.failed), (1, 0));
+        assert_eq!(settled(&pool).failed, 0);
     });
 }
 
 #[test]
 fn a_waiter_cancelled_as_it_is_woken_passes_the_wake_up_on() {
     model(2, || {
-        let pool = Arc::new(SyncPool::<Buffer>::new());
+        let pool = one_slot();
         let handle = pool.create(|b| b.value = 1).unwrap();
-        let cancelled = {
-            let pool = Arc::clone(&pool);
-            thread::spawn(move || {
-                let mut waiting = pin!(pool.acquire_async(|b| b.value = 3));
-                // Registered (or served at once), then dropped: cancelled, maybe as it is woken.
-                if let Poll::Ready(lease) = waiting
-                    .as_mut()
-                    .poll(&mut Context::from_waker(Waker::noop()))
-                {
-                    assert_eq!(lease.value, 3);
-                }
-            })
-        };
-        let releaser = {
-            let pool = Arc::clone(&pool);
-            thread::spawn(move || pool.release(handle).unwrap())
-        };
+        let cancelled = spawn_with(&pool, |pool| {
+            let mut waiting = pin!(pool.acquire_async(|b| b.value = 3));
+            // Registered (or served at once), then dropped: cancelled, maybe as it is woken.
+            if let Poll::Ready(lease) = waiting
+                .as_mut()
+                .poll(&mut Context::from_waker(Waker::noop()))
+            {
+                assert_eq!(lease.value, 3);
+            }
+        });
+        let releaser = spawn_with(&pool, move |pool| pool.release(handle).unwrap());
         let got = loom::future::block_on(pool.acquire_async(|b| b.value = 2));
         assert_eq!(got.value, 2);
         drop(got);
@@ -92,7 +78,7 @@ fn a_waiter_cancelled_as_it_is_woken_passes_the_wake_up_on() {
 #[test]
 fn a_slot_freed_while_a_task_waits_goes_to_it_not_to_a_fresh_acquisition() {
     model(3, || {
-        let pool = Arc::new(SyncPool::<Buffer>::new());
+        let pool = one_slot();
         let lease = pool.acquire_owned(|b| b.value = 1).unwrap();
         let mut waiting = Box::pin(pool.acquire_owned_async(|b| b.value = 2));
         let queued = waiting
@@ -100,17 +86,13 @@ fn a_slot_freed_while_a_task_waits_goes_to_it_not_to_a_fresh_acquisition() {
             .poll(&mut Context::from_waker(Waker::noop()));
         assert!(queued.is_pending(), "the one slot is lent");
         let releaser = thread::spawn(move || drop(lease));
-        let fresh = {
-            let pool = Arc::clone(&pool);
-            thread::spawn(move || pool.try_acquire(|_| {}).is_err())
-        };
+        let fresh = spawn_with(&pool, |pool| pool.try_acquire(|_| {}).is_err());
         let got = loom::future::block_on(waiting);
         assert_eq!(got.value, 2);
         assert!(fresh.join().unwrap(), "the slot was the waiting task's");
         releaser.join().unwrap();
         drop(got);
-        let stats = pool.stats();
-        assert_eq!((stats.free, stats.waiting, stats.waited), (1, 0, 1));
+        assert_eq!(settled(&pool).waited, 1);
     });
 }
 
@@ -119,7 +101,7 @@ fn a_slot_freed_while_a_task_waits_goes_to_it_not_to_a_fresh_acquisition() {
 #[test]
 fn a_task_asking_again_after_giving_back_queues_behind_the_waiting_one() {
     model(3, || {
-        let pool = Arc::new(SyncPool::<Buffer>::new());
+        let pool = one_slot();
         let lease = pool.acquire_owned(|b| b.value = 1).unwrap();
         let mut waiting = Box::pin(pool.acquire_owned_async(|b| b.value = 2));
         let queued = waiting
@@ -142,9 +124,7 @@ fn a_task_asking_again_after_giving_back_queues_behind_the_waiting_one() {
         served.store(true, Ordering::SeqCst);
         drop(got);
         again.join().unwrap();
-        let stats = pool.stats();
-        assert_eq!((stats.free, stats.waiting, stats.failed), (1, 0, 0));
-        pool.check_consistency().unwrap();
+        assert_eq!(settled(&pool).failed, 0);
     });
 }
 
@@ -153,7 +133,7 @@ fn a_task_asking_again_after_giving_back_queues_behind_the_waiting_one() {
 #[test]
 fn a_task_cancelled_as_a_slot_is_handed_to_it_gives_the_slot_back() {
     model(3, || {
-        let pool = Arc::new(SyncPool::<Buffer>::new());
+        let pool = one_slot();
         let lease = pool.acquire_owned(|b| b.value = 1).unwrap();
         let mut waiting = Box::pin(pool.acquire_owned_async(|_| unreachable!("cancelled")));
         let queued = waiting
@@ -163,12 +143,7 @@ fn a_task_cancelled_as_a_slot_is_handed_to_it_gives_the_slot_back() {
         let canceller = thread::spawn(move || drop(waiting));
         drop(lease);
         canceller.join().unwrap();
-        let stats = pool.stats();
-        assert_eq!(
-            (stats.free, stats.leased, stats.waiting, stats.waited),
-            (1, 0, 0, 1)
-        );
-        pool.check_consistency().unwrap();
+        assert_eq!(settled(&pool).waited, 1);
         assert!(pool.try_acquire(|_| {}).is_ok(), "the slot is takeable");
     });
 }
@@ -177,7 +152,7 @@ fn a_task_cancelled_as_a_slot_is_handed_to_it_gives_the_slot_back() {
 #[test]
 fn a_task_cancelled_as_a_slot_is_handed_to_it_passes_the_slot_on() {
     model(3, || {
-        let pool = Arc::new(SyncPool::<Buffer>::new());
+        let pool = one_slot();
         let lease = pool.acquire_owned(|b| b.value = 1).unwrap();
         let mut cx = Context::from_waker(Waker::noop());
         let mut first = Box::pin(pool.acquire_owned_async(|_| unreachable!("cancelled")));
@@ -191,9 +166,7 @@ fn a_task_cancelled_as_a_slot_is_handed_to_it_passes_the_slot_on() {
         canceller.join().unwrap();
         releaser.join().unwrap();
         drop(got);
-        let stats = pool.stats();
-        assert_eq!((stats.free, stats.waiting, stats.waited), (1, 0, 2));
-        pool.check_consistency().unwrap();
+        assert_eq!(settled(&pool).waited, 2);
     });
 }
 
@@ -203,24 +176,19 @@ fn a_task_cancelled_as_a_slot_is_handed_to_it_passes_the_slot_on() {
 #[test]
 fn two_tasks_queueing_as_the_slot_is_freed_are_both_served() {
     model(2, || {
-        let pool = Arc::new(SyncPool::<Buffer>::new());
+        let pool = one_slot();
         let lease = pool.acquire_owned(|b| b.value = 1).unwrap();
         let releaser = thread::spawn(move || drop(lease));
-        let other = {
-            let pool = Arc::clone(&pool);
-            thread::spawn(move || {
-                let lease = loom::future::block_on(pool.acquire_async(|b| b.value = 3));
-                assert_eq!(lease.value, 3);
-            })
-        };
+        let other = spawn_with(&pool, |pool| {
+            let lease = loom::future::block_on(pool.acquire_async(|b| b.value = 3));
+            assert_eq!(lease.value, 3);
+        });
         let got = loom::future::block_on(pool.acquire_async(|b| b.value = 2));
         assert_eq!(got.value, 2);
         drop(got);
         other.join().unwrap();
         releaser.join().unwrap();
-        let stats = pool.stats();
-        assert_eq!((stats.free, stats.waiting, stats.failed), (1, 0, 0));
-        pool.check_consistency().unwrap();
+        assert_eq!(settled(&pool).failed, 0);
     });
 }
 
@@ -229,7 +197,7 @@ fn two_tasks_queueing_as_the_slot_is_freed_are_both_served() {
 #[test]
 fn a_task_that_comes_while_a_slot_is_listed_queues_behind_the_waiting_one() {
     model(3, || {
-        let pool = Arc::new(SyncPool::<Buffer>::new());
+        let pool = one_slot();
         let lease = pool.acquire_owned(|b| b.value = 1).unwrap();
         let releaser = thread::spawn(move || drop(lease));
         let mut cx = Context::from_waker(Waker::noop());
@@ -248,8 +216,6 @@ fn a_task_that_comes_while_a_slot_is_listed_queues_behind_the_waiting_one() {
         drop(got);
         assert_eq!(loom::future::block_on(second).value, 3);
         releaser.join().unwrap();
-        let stats = pool.stats();
-        assert_eq!((stats.free, stats.waiting, stats.failed), (1, 0, 0));
-        pool.check_consistency().unwrap();
+        assert_eq!(settled(&pool).failed, 0);
     });
 }

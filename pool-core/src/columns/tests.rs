@@ -24,31 +24,19 @@ impl Columnar for Cell {
         (0, ())
     }
 
-    fn row<'a>(fields: (&'a u32, ())) -> Self::Ref<'a>
-    where
-        Self: 'a,
-    {
+    fn row(fields: Self::Ref<'_>) -> Self::Ref<'_> {
         fields
     }
 
-    fn row_mut<'a>(fields: (&'a mut u32, ())) -> Self::Mut<'a>
-    where
-        Self: 'a,
-    {
+    fn row_mut(fields: Self::Mut<'_>) -> Self::Mut<'_> {
         fields
     }
 
-    fn slices<'a>(fields: (&'a [u32], ())) -> Self::Slices<'a>
-    where
-        Self: 'a,
-    {
+    fn slices(fields: Self::Slices<'_>) -> Self::Slices<'_> {
         fields
     }
 
-    fn slices_mut<'a>(fields: (&'a mut [u32], ())) -> Self::SlicesMut<'a>
-    where
-        Self: 'a,
-    {
+    fn slices_mut(fields: Self::SlicesMut<'_>) -> Self::SlicesMut<'_> {
         fields
     }
 
@@ -87,6 +75,27 @@ fn with_a_stale_set() -> (CellPool, Vec<Handle<Cell>>) {
     (pool, handles)
 }
 
+/// A group of a `CellPool`: its masks and its rows' values.
+type Group<'a> = (&'a [u64], (&'a mut [u32], ()));
+
+/// Each group's live rows by its masks, bumped by 1,000, and its free rows scribbled on;
+/// the live values seen and each group's length.
+fn scribble(groups: Vec<Group<'_>>) -> (Vec<u32>, Vec<usize>) {
+    let (mut live, mut lens) = (Vec::new(), Vec::new());
+    for (masks, (rows, ())) in groups {
+        lens.push(rows.len());
+        for (i, v) in rows.iter_mut().enumerate() {
+            if masks[i / 64] >> (i % 64) & 1 == 1 {
+                live.push(*v);
+                *v += 1000;
+            } else {
+                *v = u32::MAX;
+            }
+        }
+    }
+    (live, lens)
+}
+
 #[test]
 fn walks_find_each_chunks_rows_by_its_position_as_lookups_do() {
     let (mut pool, handles) = with_a_stale_set();
@@ -118,7 +127,7 @@ fn walks_find_each_chunks_rows_by_its_position_as_lookups_do() {
 /// walked without threads.
 #[cfg(feature = "rayon")]
 mod par {
-    use super::{CellPool, by_get, with_a_stale_set};
+    use super::{CellPool, by_get, scribble, with_a_stale_set};
     use crate::columns::par::{ByGroup, ByRun};
     use crate::pool::par::tests::{Collect, drive};
     use alloc::vec::Vec;
@@ -134,27 +143,6 @@ mod par {
             by_get(&pool, &handles),
             [1000, 1001, 1004, 1005, 1006, 1007]
         );
-    }
-
-    /// A group of a `CellPool`: its masks and its rows' values.
-    type Group<'a> = (&'a [u64], (&'a mut [u32], ()));
-
-    /// Each group's live rows by its masks, bumped by 1,000, and its free rows scribbled on;
-    /// the live values seen and each group's length.
-    fn scribble(groups: Vec<Group<'_>>) -> (Vec<u32>, Vec<usize>) {
-        let (mut live, mut lens) = (Vec::new(), Vec::new());
-        for (masks, (rows, ())) in groups {
-            lens.push(rows.len());
-            for (i, v) in rows.iter_mut().enumerate() {
-                if masks[i / 64] >> (i % 64) & 1 == 1 {
-                    live.push(*v);
-                    *v += 1000;
-                } else {
-                    *v = u32::MAX;
-                }
-            }
-        }
-        (live, lens)
     }
 
     #[test]
@@ -203,24 +191,11 @@ fn groups_hand_out_each_stretch_of_words_with_live_rows_whole_and_reuse_resets_w
     for &handle in handles.iter().step_by(3) {
         pool.release(handle).unwrap();
     }
-    let (mut seen, mut rows) = (Vec::new(), 0);
-    for (live, (group, ())) in pool.groups_mut() {
-        rows += group.len();
-        for (i, value) in group.iter_mut().enumerate() {
-            if live[i / 64] >> (i % 64) & 1 == 1 {
-                seen.push(*value);
-            } else {
-                *value = u32::MAX;
-            }
-        }
-    }
+    let live = by_get(&pool, &handles);
+    let (seen, lens) = scribble(pool.groups_mut().collect());
+    assert_eq!(seen, live, "the masks' live rows are the live objects");
     assert_eq!(
-        seen,
-        by_get(&pool, &handles),
-        "the masks' live rows are the live objects"
-    );
-    assert_eq!(
-        rows,
+        lens.iter().sum::<usize>(),
         pool.capacity(),
         "every chunk's rows, each in its groups"
     );

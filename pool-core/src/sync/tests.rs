@@ -44,7 +44,7 @@ impl Pooled for Job {
 }
 
 /// A `Pooled` type that is `Send` but not `Sync`.
-struct Unshared(Cell<u32>);
+pub(super) struct Unshared(pub(super) Cell<u32>);
 
 impl Pooled for Unshared {
     const SIZE: usize = 2;

@@ -1,10 +1,5 @@
 //! What the loom models share: the object they pool and the model runner.
 
-#![allow(
-    dead_code,
-    reason = "each loom test uses a part of it: loom_wait pools its own object"
-)]
-
 use pool_core::{Fail, PoolToken, Pooled};
 
 /// `value` is set by `init` and reset on reuse; `resets` counts the slot's releases and is
@@ -45,6 +40,19 @@ impl Clone for Probe {
             payload: self.payload.clone(),
         }
     }
+}
+
+/// Spawns a loom thread that runs `body` on a clone of `shared` (the pool's `Arc`), made here.
+pub(crate) fn spawn_with<A, T>(
+    shared: &A,
+    body: impl FnOnce(A) -> T + Send + 'static,
+) -> loom::thread::JoinHandle<T>
+where
+    A: Clone + Send + 'static,
+    T: Send + 'static,
+{
+    let shared = shared.clone();
+    loom::thread::spawn(move || body(shared))
 }
 
 /// Runs `test` under loom with a preemption bound, so the whole suite stays within minutes.

@@ -7,35 +7,15 @@ use crate::pool::books::par::Drive;
 use crate::slot::occupancy::BITS;
 use crate::storage::Storage;
 use crate::storage::part::PartMut;
-use crate::{Fail, Grow, Handle, Inline, Pool, PoolToken, Pooled};
-use alloc::boxed::Box;
+use crate::tests::Probe;
+use crate::{Fail, Grow, Handle, Inline, Pool, Pooled};
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use rayon::iter::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer, UnindexedProducer};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// A pooled type that owns something, so that resets have work to do.
-#[derive(Clone, Default)]
-struct Mote {
-    value: u32,
-    owned: Option<Box<u32>>,
-}
-
-impl Pooled for Mote {
-    const SIZE: usize = 200;
-    type Strategy = Fail;
-
-    fn blank(_: PoolToken<'_, Self>) -> Self {
-        Mote::default()
-    }
-
-    fn reset_at_release(&mut self) {
-        self.owned = None;
-    }
-
-    fn reset_at_reuse(&mut self) {
-        self.value = 0;
-    }
-}
+type Mote = Probe<200>;
 
 /// `rayon`'s `bridge_unindexed` with every split taken and no threads: the parts run in order.
 pub(crate) fn drive<P, C>(producer: P, consumer: C) -> C::Result
@@ -141,7 +121,7 @@ fn pools() -> (
     let mut grown = Pool::<Mote, Grow<232>>::with_capacity(40);
     let mut inline = Pool::<Mote, Fail, Inline<130, 3>>::new();
     for value in 0..232 {
-        let owned = || Some(Box::new(value));
+        let owned = || Some(Arc::new(value));
         let make = |m: &mut Mote| {
             m.value = value;
             m.owned = owned();
