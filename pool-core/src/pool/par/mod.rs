@@ -72,6 +72,15 @@ impl<C: Piece + Send> UnindexedProducer for Pieces<C> {
     }
 }
 
+/// The pieces in parallel: what a column pool's `par_runs_mut` and `par_groups_mut` return.
+impl<C: Piece<Item: Send> + Send> ParallelIterator for Pieces<C> {
+    type Item = C::Item;
+
+    fn drive_unindexed<D: UnindexedConsumer<Self::Item>>(self, consumer: D) -> D::Result {
+        bridge_unindexed(self, consumer)
+    }
+}
+
 /// Half a piece's groups, in slots: where it splits.
 pub(crate) fn half_groups(len: usize) -> usize {
     len.div_ceil(BITS) / 2 * BITS
