@@ -103,7 +103,7 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     /// # Ok::<(), pooling::StaleHandle>(())
     /// ```
     pub fn shrink(&mut self) -> usize {
-        self.shrink_grown()
+        self.books_mut().shrink()
     }
 }
 
