@@ -4,6 +4,7 @@ use super::lease::ColumnLease;
 use super::lender::ColumnLender;
 use super::store::ColumnStorage;
 use super::{ColumnPool, Columnar, slot};
+use crate::strategy::evict::nothing_to_evict;
 use crate::{Evict, Handle, Importance, PoolFull};
 
 /// A column struct whose pool evicts when full: what `#[derive(Pooled)]` implements from
@@ -90,12 +91,7 @@ impl<P: ColumnEvictable, B: ColumnStorage> ColumnPool<P, Evict, B> {
     /// Evicts the victim: its row reset, then its slot freed and the eviction counted.
     #[cold]
     fn evict_one(&mut self) {
-        let Some(victim) = self.victim() else {
-            panic!(
-                "{} cannot evict: it is full but holds no live object",
-                P::NAME
-            );
-        };
+        let victim = self.victim().unwrap_or_else(|| nothing_to_evict(P::NAME));
         if P::RESETS_AT_RELEASE {
             P::reset_at_release(super::row_mut::<P, _>(&mut self.columns, victim.index()));
         }

@@ -12,7 +12,7 @@ use crate::slot::walk::{Chunk, Groups, Strip, Walk};
 use core::iter;
 use core::marker::PhantomData;
 use rayon::iter::ParallelIterator;
-use rayon::iter::plumbing::{Folder, UnindexedConsumer, bridge_unindexed};
+use rayon::iter::plumbing::Folder;
 
 /// A chunk of a column pool, or a piece of one, whose runs (`K` = [`ByRun`]) or groups
 /// ([`ByGroup`]) a thread walks.
@@ -27,69 +27,49 @@ pub(crate) struct ByRun;
 /// A piece handing out its groups, free rows included.
 pub(crate) struct ByGroup;
 
-impl<'a, P: Columnar + 'a, K> Runs<'a, P, K> {
-    fn halves(self) -> Result<(Self, Self), Self> {
-        match self.0.split_at_group(half_groups(self.0.strip.len())) {
+/// What a piece hands out of its chunk: its runs ([`ByRun`]) or its groups ([`ByGroup`]).
+pub(crate) trait Kernel<'a, P: Columnar + 'a> {
+    type Item;
+
+    /// Hands `folder` the runs or groups of `chunk`, in slot order, until it is full.
+    fn fold<F: Folder<Self::Item>>(chunk: Chunk<'a, RowsMut<'a, P::Fields>>, folder: F) -> F;
+}
+
+impl<'a, P: Columnar + 'a> Kernel<'a, P> for ByRun {
+    type Item = P::SlicesMut<'a>;
+
+    fn fold<F: Folder<Self::Item>>(chunk: Chunk<'a, RowsMut<'a, P::Fields>>, folder: F) -> F {
+        let mut walk = Walk::new(chunk, iter::empty());
+        folder.consume_iter(iter::from_fn(|| walk.next_run()).map(P::slices_mut))
+    }
+}
+
+impl<'a, P: Columnar + 'a> Kernel<'a, P> for ByGroup {
+    type Item = (&'a [u64], P::SlicesMut<'a>);
+
+    fn fold<F: Folder<Self::Item>>(chunk: Chunk<'a, RowsMut<'a, P::Fields>>, folder: F) -> F {
+        let mut groups = Groups::new(Walk::new(chunk, iter::empty()));
+        let groups = iter::from_fn(|| groups.next());
+        folder.consume_iter(groups.map(|(live, group)| (live, P::slices_mut(group))))
+    }
+}
+
+impl<'a, P: Columnar + 'a, K: Kernel<'a, P>> Piece for Runs<'a, P, K> {
+    type Item = K::Item;
+
+    fn len(&self) -> usize {
+        self.0.strip.len()
+    }
+
+    fn split(self) -> Result<(Self, Self), Self> {
+        match self.0.split_at_group(half_groups(self.len())) {
             Ok((first, second)) => Ok((Self(first, PhantomData), Self(second, PhantomData))),
             Err(whole) => Err(Self(whole, PhantomData)),
         }
     }
-}
 
-impl<'a, P: Columnar + 'a> Piece for Runs<'a, P, ByRun> {
-    type Item = P::SlicesMut<'a>;
-
-    fn len(&self) -> usize {
-        self.0.strip.len()
-    }
-
-    fn split(self) -> Result<(Self, Self), Self> {
-        self.halves()
-    }
-
-    fn fold<F: Folder<Self::Item>>(self, mut folder: F) -> F {
-        let mut walk = Walk::new(self.0, iter::empty());
-        while let Some(run) = walk.next_run() {
-            folder = folder.consume(P::slices_mut(run));
-            if folder.full() {
-                break;
-            }
-        }
-        folder
-    }
-}
-
-impl<'a, P: Columnar + 'a> Piece for Runs<'a, P, ByGroup> {
-    type Item = (&'a [u64], P::SlicesMut<'a>);
-
-    fn len(&self) -> usize {
-        self.0.strip.len()
-    }
-
-    fn split(self) -> Result<(Self, Self), Self> {
-        self.halves()
-    }
-
-    fn fold<F: Folder<Self::Item>>(self, mut folder: F) -> F {
-        let mut groups = Groups::new(Walk::new(self.0, iter::empty()));
-        while let Some((live, group)) = groups.next() {
-            folder = folder.consume((live, P::slices_mut(group)));
-            if folder.full() {
-                break;
-            }
-        }
-        folder
-    }
-}
-
-/// A column pool's runs or groups, in parallel.
-struct ParPieces<C>(Pieces<C>);
-
-impl<C: Piece<Item: Send> + Send> ParallelIterator for ParPieces<C> {
-    type Item = C::Item;
-
-    fn drive_unindexed<D: UnindexedConsumer<Self::Item>>(self, consumer: D) -> D::Result {
-        bridge_unindexed(self.0, consumer)
+    fn fold<F: Folder<K::Item>>(self, folder: F) -> F {
+        K::fold(self.0, folder)
     }
 }
 
@@ -118,7 +98,7 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
         P::SlicesMut<'a>: Send,
         <P::Fields as ColumnFields>::SlicesMut<'a>: Send,
     {
-        ParPieces(self.pieces::<ByRun>())
+        self.pieces::<ByRun>()
     }
 
     /// [`groups_mut`](ColumnPool::groups_mut) in parallel (the `rayon` feature): the groups of
@@ -155,7 +135,7 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
         P::SlicesMut<'a>: Send,
         <P::Fields as ColumnFields>::SlicesMut<'a>: Send,
     {
-        ParPieces(self.pieces::<ByGroup>())
+        self.pieces::<ByGroup>()
     }
 
     /// The chunks, with their rows, for a parallel walk of their runs or groups.

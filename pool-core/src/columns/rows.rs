@@ -36,22 +36,6 @@ pub(crate) struct RowsMut<'a, F: ColumnFields> {
     rows: PhantomData<&'a mut F>,
 }
 
-impl<F: ColumnFields> Clone for Rows<'_, F> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<F: ColumnFields> Copy for Rows<'_, F> {}
-
-impl<F: ColumnFields> Clone for RowsMut<'_, F> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<F: ColumnFields> Copy for RowsMut<'_, F> {}
-
 // SAFETY: the rows stand for a slice of each column, shared: `Send` when those slices are.
 unsafe impl<'a, F: ColumnFields> Send for Rows<'a, F> where F::Slices<'a>: Send {}
 // SAFETY: and mutably: `Send` when those slices are.
@@ -69,13 +53,6 @@ impl<'a, F: ColumnFields + 'a> Rows<'a, F> {
     #[inline]
     pub(crate) fn arrays<const N: usize>(arrays: &'a F::Arrays<N>) -> Self {
         Self::of(F::ptrs_of(F::array_slices(arrays)), N)
-    }
-
-    fn of(ptrs: F::Ptrs, len: usize) -> Self {
-        Self {
-            raw: RawRows { ptrs, len },
-            rows: PhantomData,
-        }
     }
 
     /// The row at `index`, if there is one.
@@ -101,13 +78,6 @@ impl<'a, F: ColumnFields + 'a> RowsMut<'a, F> {
         Self::of(F::ptrs(F::array_slices_mut(arrays)), N)
     }
 
-    fn of(ptrs: F::Ptrs, len: usize) -> Self {
-        Self {
-            raw: RawRows { ptrs, len },
-            rows: PhantomData,
-        }
-    }
-
     /// The row at `index`, if there is one.
     #[inline]
     pub(crate) fn into_row(self, index: usize) -> Option<F::Mut<'a>> {
@@ -117,22 +87,27 @@ impl<'a, F: ColumnFields + 'a> RowsMut<'a, F> {
     }
 }
 
-/// The rows from `at` on.
-///
-/// # Safety
-/// `at` is at most the rows' length.
-unsafe fn skip<F: ColumnFields>(raw: RawRows<F>, at: usize) -> RawRows<F> {
-    RawRows {
-        // SAFETY: `at` is at most every column's length from the pointers (the caller's
-        // contract).
-        ptrs: unsafe { F::ptrs_add(raw.ptrs, at) },
-        len: raw.len - at,
-    }
-}
-
-/// A strip of rows: `$one` and `$run` make a row and a run from the columns' pointers.
+/// A strip of rows, `Copy` as a slice of each column is (the fields need not be): `$one` and
+/// `$run` make a row and a run from the columns' pointers.
 macro_rules! strip {
     ($rows:ident, $one:ident, $run:ident, $row:ident, $slices:ident) => {
+        impl<F: ColumnFields> Clone for $rows<'_, F> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+
+        impl<F: ColumnFields> Copy for $rows<'_, F> {}
+
+        impl<F: ColumnFields> $rows<'_, F> {
+            fn of(ptrs: F::Ptrs, len: usize) -> Self {
+                Self {
+                    raw: RawRows { ptrs, len },
+                    rows: PhantomData,
+                }
+            }
+        }
+
         impl<'a, F: ColumnFields + 'a> Strip<'a> for $rows<'a, F> {
             type One = F::$row<'a>;
             type Run = F::$slices<'a>;
@@ -151,9 +126,10 @@ macro_rules! strip {
 
             #[inline]
             unsafe fn skip(self, at: usize) -> Self {
-                // SAFETY: `at` is at most the length (the caller's contract).
-                let rest = unsafe { skip(self.raw, at) };
-                Self::of(rest.ptrs, rest.len)
+                // SAFETY: `at` is at most every column's length from the pointers (the
+                // caller's contract).
+                let ptrs = unsafe { F::ptrs_add(self.raw.ptrs, at) };
+                Self::of(ptrs, self.raw.len - at)
             }
 
             #[inline]

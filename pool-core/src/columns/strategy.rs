@@ -62,14 +62,9 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
         init: impl FnOnce(Handle<P>, P::Mut<'_>),
     ) -> Result<Handle<P>, PoolFull> {
         let columns = &mut self.columns;
-        match self
-            .keys
-            .books_mut()
-            .create(|handle, _| fill::<P>(columns, handle, init))
-        {
-            Some(handle) => Ok(object(handle)),
-            None => Err(self.keys.refuse()),
-        }
+        (self.keys)
+            .try_create_with_handle(|handle, _| fill::<P>(columns, handle, init))
+            .map(object)
     }
 
     /// Creates up to `count` objects, each set up by `init` with its number in the burst, in
@@ -100,13 +95,9 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
         mut init: impl FnMut(usize, Handle<P>, P::Mut<'_>),
     ) -> usize {
         let columns = &mut self.columns;
-        let made = self.keys.books_mut().create_many(count, |at, handle, _| {
+        (self.keys).create_many_with_handle(count, |at, handle, _| {
             fill::<P>(columns, handle, |handle, row| init(at, handle, row));
-        });
-        if made < count {
-            self.keys.books_mut().fail();
-        }
-        made
+        })
     }
 }
 
@@ -174,14 +165,10 @@ impl<P: Columnar, B: ColumnStorage> ColumnPool<P, Panic, B> {
     #[inline]
     pub fn create_with_handle(&mut self, init: impl FnOnce(Handle<P>, P::Mut<'_>)) -> Handle<P> {
         let columns = &mut self.columns;
-        match self
-            .keys
-            .books_mut()
-            .create(|handle, _| fill::<P>(columns, handle, init))
-        {
-            Some(handle) => object(handle),
-            None => self.keys.panic_full(),
-        }
+        object(
+            self.keys
+                .create_with_handle(|handle, _| fill::<P>(columns, handle, init)),
+        )
     }
 }
 

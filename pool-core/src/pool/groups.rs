@@ -6,7 +6,7 @@
 use crate::columns::{ColumnGroupsMut, ColumnStorage, Columnar};
 use crate::pool::iter::{Exclusive, walk_mut};
 use crate::slot::walk::{Groups, ObjectsMut, Walk};
-use crate::storage::{ChunksMut, Storage};
+use crate::storage::Storage;
 use crate::{ColumnPool, PlainFields, Pool, Pooled};
 use core::iter::FusedIterator;
 
@@ -62,7 +62,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     where
         T: PlainFields,
     {
-        GroupsMut::new(self.books_mut().chunks_mut())
+        GroupsMut(Groups::new(walk_mut(self.books_mut().chunks_mut())))
     }
 }
 
@@ -127,12 +127,6 @@ impl<P: Columnar, S, B: ColumnStorage> ColumnPool<P, S, B> {
 /// slice of the objects of each stretch of words with a live slot in each, in slot order; see
 /// [`Pool::groups_mut`](crate::Pool::groups_mut).
 pub struct GroupsMut<'a, T>(Groups<Walk<'a, ObjectsMut<'a, T>, Exclusive<'a, T>>>);
-
-impl<'a, T> GroupsMut<'a, T> {
-    pub(crate) fn new(chunks: ChunksMut<'a, T>) -> Self {
-        Self(Groups::new(walk_mut(chunks)))
-    }
-}
 
 impl<'a, T> Iterator for GroupsMut<'a, T> {
     type Item = (&'a [u64], &'a mut [T]);

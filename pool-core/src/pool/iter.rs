@@ -104,13 +104,7 @@ macro_rules! iters {
         impl<T> FusedIterator for $name<'_, T> {}
 
         $(#[$values_doc])*
-        pub struct $values<'a, T>($name<'a, T>);
-
-        impl<'a, T> $values<'a, T> {
-            pub(crate) fn new(iter: $name<'a, T>) -> Self {
-                Self(iter)
-            }
-        }
+        pub struct $values<'a, T>(pub(crate) $name<'a, T>);
 
         impl<'a, T> Iterator for $values<'a, T> {
             type Item = $value;

@@ -144,11 +144,6 @@ impl<T: Pooled, S> Pool<T, S, Heap> {
         limits::check_capacity(capacity);
         Self::from_books(Books::with_capacity(capacity))
     }
-
-    /// Gives back the grown chunks whose every slot is free.
-    pub(crate) fn shrink_grown(&mut self) -> usize {
-        self.books.shrink()
-    }
 }
 
 impl<T: Pooled, S, const N: usize, const W: usize> Pool<T, S, Inline<N, W>> {

@@ -1,20 +1,13 @@
 //! The live objects as runs: slices of objects in consecutive live slots, for loops the
 //! compiler vectorizes across objects.
 
-use crate::pool::iter::{Exclusive, Shared, walk, walk_mut};
+use crate::pool::iter::{Exclusive, Shared};
 use crate::slot::walk::{Objects, ObjectsMut, Walk};
-use crate::storage::{Chunks, ChunksMut};
 use core::iter::FusedIterator;
 
 /// The live objects of a pool as slices of consecutive live slots, in slot order; see
 /// [`Pool::runs`](crate::Pool::runs).
-pub struct Runs<'a, T>(Walk<'a, Objects<'a, T>, Shared<'a, T>>);
-
-impl<'a, T> Runs<'a, T> {
-    pub(crate) fn new(chunks: Chunks<'a, T>) -> Self {
-        Self(walk(chunks))
-    }
-}
+pub struct Runs<'a, T>(pub(crate) Walk<'a, Objects<'a, T>, Shared<'a, T>>);
 
 impl<'a, T> Iterator for Runs<'a, T> {
     type Item = &'a [T];
@@ -35,13 +28,7 @@ impl<T> Clone for Runs<'_, T> {
 
 /// The live objects of a pool as mutable slices of consecutive live slots, in slot order; see
 /// [`Pool::runs_mut`](crate::Pool::runs_mut).
-pub struct RunsMut<'a, T>(Walk<'a, ObjectsMut<'a, T>, Exclusive<'a, T>>);
-
-impl<'a, T> RunsMut<'a, T> {
-    pub(crate) fn new(chunks: ChunksMut<'a, T>) -> Self {
-        Self(walk_mut(chunks))
-    }
-}
+pub struct RunsMut<'a, T>(pub(crate) Walk<'a, ObjectsMut<'a, T>, Exclusive<'a, T>>);
 
 impl<'a, T> Iterator for RunsMut<'a, T> {
     type Item = &'a mut [T];

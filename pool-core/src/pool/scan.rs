@@ -1,7 +1,7 @@
 //! What a pool does with every live object: iteration, retain, the least important.
 
 use super::Pool;
-use crate::pool::iter::{Iter, IterMut, Values, ValuesMut};
+use crate::pool::iter::{Iter, IterMut, Values, ValuesMut, walk, walk_mut};
 use crate::pool::runs::{Runs, RunsMut};
 use crate::storage::Storage;
 use crate::{Handle, Importance, Pooled};
@@ -65,7 +65,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     #[inline]
     pub fn values(&self) -> Values<'_, T> {
-        Values::new(self.iter())
+        Values(self.iter())
     }
 
     /// Live objects without their handles, mutably, in slot order: the "animate everything"
@@ -105,7 +105,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     #[inline]
     pub fn values_mut(&mut self) -> ValuesMut<'_, T> {
-        ValuesMut::new(self.iter_mut())
+        ValuesMut(self.iter_mut())
     }
 
     /// The live objects as slices of consecutive live slots, in slot order: a full pool is one
@@ -127,7 +127,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     #[inline]
     pub fn runs(&self) -> Runs<'_, T> {
-        Runs::new(self.books().chunks())
+        Runs(walk(self.books().chunks()))
     }
 
     /// The live objects as mutable slices of consecutive live slots, in slot order: the
@@ -162,7 +162,7 @@ impl<T: Pooled, S, B: Storage> Pool<T, S, B> {
     /// ```
     #[inline]
     pub fn runs_mut(&mut self) -> RunsMut<'_, T> {
-        RunsMut::new(self.books_mut().chunks_mut())
+        RunsMut(walk_mut(self.books_mut().chunks_mut()))
     }
 
     /// Calls `keep` on every live object, and releases (resets and frees) each one for which it

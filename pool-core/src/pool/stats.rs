@@ -70,35 +70,16 @@ pub struct Stats {
 impl Stats {
     /// `Debug` under another name: the pool's.
     pub(crate) fn debug_as(&self, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Stats {
-            capacity,
-            live,
-            leased,
-            free,
-            high_water,
-            created,
-            released,
-            failed,
-            evicted,
-            chunks,
-            retired,
-            waited,
-            waiting,
-        } = self;
-        f.debug_struct(name)
-            .field("capacity", capacity)
-            .field("live", live)
-            .field("leased", leased)
-            .field("free", free)
-            .field("high_water", high_water)
-            .field("created", created)
-            .field("released", released)
-            .field("failed", failed)
-            .field("evicted", evicted)
-            .field("chunks", chunks)
-            .field("retired", retired)
-            .field("waited", waited)
-            .field("waiting", waiting)
-            .finish()
+        // Each field named once; the pattern stops compiling when `Stats` gains a field.
+        macro_rules! fields {
+            ($($field:ident),*) => {{
+                let Stats { $($field),* } = self;
+                f.debug_struct(name)$(.field(stringify!($field), $field))*.finish()
+            }};
+        }
+        fields!(
+            capacity, live, leased, free, high_water, created, released, failed, evicted, chunks,
+            retired, waited, waiting
+        )
     }
 }

@@ -94,14 +94,15 @@ impl<T: Evictable, B: Storage> Pool<T, Evict, B> {
     /// Evicts the victim.
     #[cold]
     fn evict_one(&mut self) {
-        let Some(victim) = self.victim() else {
-            panic!(
-                "{} cannot evict: it is full but holds no live object",
-                T::NAME
-            );
-        };
+        let victim = self.victim().unwrap_or_else(|| nothing_to_evict(T::NAME));
         self.books_mut().evict(victim);
     }
+}
+
+/// Panics for the pool `name`, full and holding no live object to evict (either layout).
+#[cold]
+pub(crate) fn nothing_to_evict(name: &str) -> ! {
+    panic!("{name} cannot evict: it is full but holds no live object")
 }
 
 impl<T: Evictable, B: Storage> Lender<'_, T, Evict, B> {

@@ -74,10 +74,7 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
         if self.is_full() && !self.books_mut().grow(limit) {
             return Err(self.refuse());
         }
-        match self.books_mut().create(init) {
-            Some(handle) => Ok(handle),
-            None => Err(self.refuse()),
-        }
+        self.try_create_with_handle(init)
     }
 
     /// Gives back the chunks the pool added that hold no object in use (live or lent), and
@@ -103,7 +100,7 @@ impl<T: Pooled, const MAX: usize> Pool<T, Grow<MAX>> {
     /// # Ok::<(), pooling::StaleHandle>(())
     /// ```
     pub fn shrink(&mut self) -> usize {
-        self.shrink_grown()
+        self.books_mut().shrink()
     }
 }
 

@@ -1,7 +1,7 @@
 //! What a full pool does: the strategy markers of [`Pool<T, S>`](crate::Pool), each with the
 //! methods that differ by strategy.
 
-mod evict;
+pub(crate) mod evict;
 mod fail;
 pub(crate) mod grow;
 mod panic;

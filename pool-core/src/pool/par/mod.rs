@@ -15,6 +15,7 @@ use crate::{Handle, Pool, Pooled};
 use alloc::vec::Vec;
 use core::iter;
 use core::marker::PhantomData;
+use core::ops::Deref;
 use rayon::iter::plumbing::{Folder, UnindexedConsumer, UnindexedProducer, bridge_unindexed};
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
 pub(crate) use retain::{Freed, Retain};
@@ -72,6 +73,15 @@ impl<C: Piece + Send> UnindexedProducer for Pieces<C> {
     }
 }
 
+/// The pieces in parallel: what a column pool's `par_runs_mut` and `par_groups_mut` return.
+impl<C: Piece<Item: Send> + Send> ParallelIterator for Pieces<C> {
+    type Item = C::Item;
+
+    fn drive_unindexed<D: UnindexedConsumer<Self::Item>>(self, consumer: D) -> D::Result {
+        bridge_unindexed(self, consumer)
+    }
+}
+
 /// Half a piece's groups, in slots: where it splits.
 pub(crate) fn half_groups(len: usize) -> usize {
     len.div_ceil(BITS) / 2 * BITS
@@ -89,20 +99,12 @@ pub(crate) struct Handles;
 /// Each object alone.
 pub(crate) struct Values;
 
-impl<'a, T> Pick<&'a T> for Handles {
-    type Item = (Handle<T>, &'a T);
+/// For a shared or a mutable reference to an object alike.
+impl<I: Deref<Target: Sized>> Pick<I> for Handles {
+    type Item = (Handle<I::Target>, I);
 
     #[inline]
-    fn pick(word: u64, object: &'a T) -> Self::Item {
-        (Handle::from_live_word(word), object)
-    }
-}
-
-impl<'a, T> Pick<&'a mut T> for Handles {
-    type Item = (Handle<T>, &'a mut T);
-
-    #[inline]
-    fn pick(word: u64, object: &'a mut T) -> Self::Item {
+    fn pick(word: u64, object: I) -> Self::Item {
         (Handle::from_live_word(word), object)
     }
 }
