@@ -57,19 +57,12 @@ pub struct InlineStore<T, const N: usize> {
 }
 
 impl<T, const N: usize> InlineStore<T, N> {
-    #[cfg(not(loom))]
-    pub(crate) const fn new() -> Self {
-        Self {
-            all: [const { SyncSlot::unbuilt() }; N],
-            books: Books::unbuilt::<N>(),
-        }
-    }
-
-    #[cfg(loom)]
-    pub(crate) fn new() -> Self {
-        Self {
-            all: core::array::from_fn(|_| SyncSlot::unbuilt()),
-            books: Books::unbuilt::<N>(),
+    const_unless_loom! {
+        pub(crate) fn new() -> Self {
+            Self {
+                all: array_unless_loom!(SyncSlot::unbuilt()),
+                books: Books::unbuilt::<N>(),
+            }
         }
     }
 }
