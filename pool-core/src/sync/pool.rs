@@ -5,8 +5,6 @@ use super::lease::SyncLease;
 use super::lifecycle::Released;
 #[cfg(feature = "alloc")]
 use super::owned::OwnedSyncLease;
-#[cfg(feature = "async")]
-use super::slots::Books;
 use super::slots::SyncSlots;
 use super::store::SyncStore;
 use crate::limits;
@@ -564,17 +562,10 @@ impl<T: Pooled, S, B: Storage> SyncPool<T, S, B> {
         self.store.slots()
     }
 
-    /// The books: the free lists, the count of refusals, the waiters.
-    #[cfg(feature = "async")]
-    #[inline]
-    pub(crate) fn slots(&self) -> &Books {
-        self.store.books()
-    }
-
     /// `Stats::waited` and `Stats::waiting`.
     #[cfg(feature = "async")]
     fn waits(&self) -> (u64, usize) {
-        let waiters = &self.slots().waiters;
+        let waiters = self.view().waiters();
         (waiters.waited(), waiters.waiting())
     }
 

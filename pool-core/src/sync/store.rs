@@ -13,10 +13,6 @@ pub trait SyncStore<T> {
     /// The slots and books, as guards and leases reach them.
     fn slots(&self) -> SyncSlots<'_, T>;
 
-    /// The books, for the waiters.
-    #[cfg(feature = "async")]
-    fn books(&self) -> &Books;
-
     /// The slot at `index`, through an exclusive borrow.
     fn slot_mut(&mut self, index: usize) -> Option<&mut SyncSlot<T>>;
 }
@@ -75,12 +71,6 @@ macro_rules! store {
             #[inline]
             fn slots(&self) -> SyncSlots<'_, T> {
                 SyncSlots::new(&self.all, &self.books)
-            }
-
-            #[cfg(feature = "async")]
-            #[inline]
-            fn books(&self) -> &Books {
-                &self.books
             }
 
             #[inline]
