@@ -89,13 +89,6 @@ unsafe impl<T: Pooled + Send + Sync, S, B: Storage> Sync for SyncPool<T, S, B> {
 // SAFETY: the pool owns its objects and atomics: moving it moves them, which `T: Send` allows.
 unsafe impl<T: Pooled + Send, S, B: Storage> Send for SyncPool<T, S, B> {}
 
-impl<T: Pooled, S, B: Storage> SyncPool<T, S, B> {
-    /// The largest capacity a pool can have: slot indices are 32-bit, and with 32-bit state
-    /// words (on targets without 64-bit atomics) a free list's head holds an index and a tag
-    /// of at least 16 bits in one word, so 65,534 there.
-    pub const MAX_CAPACITY: usize = super::MAX_CAPACITY;
-}
-
 #[cfg(feature = "alloc")]
 impl<T: Pooled, S> SyncPool<T, S, Heap> {
     /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N, sync)]`): the
@@ -181,6 +174,11 @@ impl<T: Pooled, S, const N: usize, const W: usize> SyncPool<T, S, Inline<N, W>> 
 }
 
 impl<T: Pooled, S, B: Storage> SyncPool<T, S, B> {
+    /// The largest capacity a pool can have: slot indices are 32-bit, and with 32-bit state
+    /// words (on targets without 64-bit atomics) a free list's head holds an index and a tag
+    /// of at least 16 bits in one word, so 65,534 there.
+    pub const MAX_CAPACITY: usize = super::MAX_CAPACITY;
+
     /// The number of slots, live or not.
     #[inline]
     pub fn capacity(&self) -> usize {

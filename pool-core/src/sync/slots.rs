@@ -163,6 +163,25 @@ impl<T> SyncSlot<T> {
             }
         }
     }
+
+    /// A pointer to the object, for a guard to read.
+    #[inline]
+    pub(crate) fn value(&self) -> super::primitives::ConstPtr<T> {
+        self.value.get()
+    }
+
+    /// The object live at `version`, through an exclusive borrow: no guard or lease can be
+    /// out.
+    #[cfg(not(loom))]
+    #[inline]
+    pub(crate) fn live_mut(&mut self, version: u32) -> Option<&mut T> {
+        if !self.life.is_live_at(version) {
+            return None;
+        }
+        // SAFETY: a live slot's object is built (see `SyncSlot`), and `&mut self` rules out
+        // any other reference to it.
+        Some(unsafe { self.value.exclusive() })
+    }
 }
 
 /// Drops the objects of a pool's slots: those built up front, and those built since.
@@ -591,26 +610,5 @@ impl<'a, T: Pooled> SyncSlots<'a, T> {
     pub(crate) fn force_version(&self, index: usize, relative: u32) {
         let offset = limits::offset_of(self.books.retired_at());
         self.all[index].life.start_at(offset.wrapping_add(relative));
-    }
-}
-
-impl<T> SyncSlot<T> {
-    /// A pointer to the object, for a guard to read.
-    #[inline]
-    pub(crate) fn value(&self) -> super::primitives::ConstPtr<T> {
-        self.value.get()
-    }
-
-    /// The object live at `version`, through an exclusive borrow: no guard or lease can be
-    /// out.
-    #[cfg(not(loom))]
-    #[inline]
-    pub(crate) fn live_mut(&mut self, version: u32) -> Option<&mut T> {
-        if !self.life.is_live_at(version) {
-            return None;
-        }
-        // SAFETY: a live slot's object is built (see `SyncSlot`), and `&mut self` rules out
-        // any other reference to it.
-        Some(unsafe { self.value.exclusive() })
     }
 }
