@@ -17,41 +17,12 @@ reset_by_clear! {
     String<>,
 }
 
-/// Resets the boxed value in place: the allocation is kept.
-#[diagnostic::do_not_recommend]
-impl<T: Reset> Reset for Box<T> {
-    #[inline]
-    fn reset(&mut self) {
-        (**self).reset();
-    }
-
-    #[inline]
-    fn blank() -> Self {
-        Box::new(T::blank())
-    }
-}
-
-macro_rules! reset_weak {
-    ($($(#[$cfg:meta])* $weak:ty),+) => {$(
-        /// Lets go of the reference: the blank weak reference points nowhere.
-        $(#[$cfg])*
-        #[diagnostic::do_not_recommend]
-        impl<T> Reset for $weak {
-            #[inline]
-            fn reset(&mut self) {
-                *self = <$weak>::new();
-            }
-
-            #[inline]
-            fn blank() -> Self {
-                <$weak>::new()
-            }
-        }
-    )+};
-}
-
-reset_weak! {
-    alloc::rc::Weak<T>,
+reset_impls! {
+    /// Resets the boxed value in place: the allocation is kept.
+    [T: Reset] Box<T>: |this| (**this).reset(), Box::new(T::blank());
+    /// Lets go of the reference: the blank weak reference points nowhere.
+    [T] alloc::rc::Weak<T>: |this| *this = Self::new(), Self::new();
+    /// Lets go of the reference: the blank weak reference points nowhere.
     #[cfg(target_has_atomic = "ptr")]
-    alloc::sync::Weak<T>
+    [T] alloc::sync::Weak<T>: |this| *this = Self::new(), Self::new();
 }

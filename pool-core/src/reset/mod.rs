@@ -7,6 +7,27 @@
 //! and reports a wrapper whose content has no reset (`[Sprite; 4]`) at the field, with the note
 //! the derive chose for that field.
 
+/// `Reset` for each type: `reset` runs `$reset` on the value, named `$this`, in place, and
+/// `blank` returns `$blank`. For the types that no table of one kind below covers.
+macro_rules! reset_impls {
+    ($($(#[$attr:meta])* [$($param:tt)*] $ty:ty: |$this:pat_param| $reset:expr, $blank:expr;)+) => {$(
+        $(#[$attr])*
+        #[diagnostic::do_not_recommend]
+        impl<$($param)*> Reset for $ty {
+            #[inline]
+            fn reset(&mut self) {
+                let $this = self;
+                $reset;
+            }
+
+            #[inline]
+            fn blank() -> Self {
+                $blank
+            }
+        }
+    )+};
+}
+
 /// `Reset` for collections that empty with `clear()` and are built empty by `Default`:
 /// `Vec<T>`, `BinaryHeap<T> where T: Ord`, `String<>`.
 #[cfg(feature = "alloc")]

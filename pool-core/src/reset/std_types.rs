@@ -38,29 +38,10 @@ macro_rules! reset_lock {
 
 reset_lock!(Mutex, RwLock);
 
-#[diagnostic::do_not_recommend]
-impl<T> Reset for OnceLock<T> {
-    #[inline]
-    fn reset(&mut self) {
-        self.take();
-    }
-
-    #[inline]
-    fn blank() -> Self {
-        OnceLock::new()
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<T: Reset> Reset for Cursor<T> {
-    #[inline]
-    fn reset(&mut self) {
-        self.get_mut().reset();
-        self.set_position(0);
-    }
-
-    #[inline]
-    fn blank() -> Self {
-        Cursor::new(T::blank())
-    }
+reset_impls! {
+    [T] OnceLock<T>: |this| this.take(), OnceLock::new();
+    [T: Reset] Cursor<T>: |this| {
+        this.get_mut().reset();
+        this.set_position(0);
+    }, Cursor::new(T::blank());
 }

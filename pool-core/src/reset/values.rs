@@ -30,26 +30,7 @@ reset_to!(Duration::ZERO => Duration);
 reset_to!(() => ());
 reset_to!(PhantomPinned => PhantomPinned);
 
-#[diagnostic::do_not_recommend]
-impl<T> Reset for Option<T> {
-    #[inline]
-    fn reset(&mut self) {
-        *self = None;
-    }
-
-    #[inline]
-    fn blank() -> Self {
-        None
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<T: ?Sized> Reset for PhantomData<T> {
-    #[inline]
-    fn reset(&mut self) {}
-
-    #[inline]
-    fn blank() -> Self {
-        PhantomData
-    }
+reset_impls! {
+    [T] Option<T>: |this| *this = None, None;
+    [T: ?Sized] PhantomData<T>: |_| {}, PhantomData;
 }

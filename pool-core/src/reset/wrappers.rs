@@ -6,60 +6,16 @@ use core::cell::{Cell, OnceCell, RefCell, UnsafeCell};
 use core::cmp::Reverse;
 use core::num::{Saturating, Wrapping};
 
-#[diagnostic::do_not_recommend]
-impl<T: Reset, const N: usize> Reset for [T; N] {
-    #[inline]
-    fn reset(&mut self) {
-        for item in self {
-            item.reset();
-        }
-    }
-
-    #[inline]
-    fn blank() -> Self {
-        core::array::from_fn(|_| T::blank())
-    }
-}
-
-/// `$wrapper<T>` resets `T` through `$inner`, a way to `&mut T`, and is built by `$new`.
-macro_rules! reset_inside {
-    ($($wrapper:ident: |$this:ident| $inner:expr, $new:expr;)+) => {$(
-        #[diagnostic::do_not_recommend]
-        impl<T: Reset> Reset for $wrapper<T> {
-            #[inline]
-            fn reset(&mut self) {
-                let $this = self;
-                Reset::reset($inner);
-            }
-
-            #[inline]
-            fn blank() -> Self {
-                $new(T::blank())
-            }
-        }
-    )+};
-}
-
-reset_inside! {
-    Cell: |this| this.get_mut(), Cell::new;
-    RefCell: |this| this.get_mut(), RefCell::new;
-    UnsafeCell: |this| this.get_mut(), UnsafeCell::new;
-    Wrapping: |this| &mut this.0, Wrapping;
-    Saturating: |this| &mut this.0, Saturating;
-    Reverse: |this| &mut this.0, Reverse;
-}
-
-#[diagnostic::do_not_recommend]
-impl<T> Reset for OnceCell<T> {
-    #[inline]
-    fn reset(&mut self) {
-        self.take();
-    }
-
-    #[inline]
-    fn blank() -> Self {
-        OnceCell::new()
-    }
+reset_impls! {
+    [T: Reset, const N: usize] [T; N]: |this| for item in this { item.reset(); },
+        core::array::from_fn(|_| T::blank());
+    [T: Reset] Cell<T>: |this| this.get_mut().reset(), Cell::new(T::blank());
+    [T: Reset] RefCell<T>: |this| this.get_mut().reset(), RefCell::new(T::blank());
+    [T: Reset] UnsafeCell<T>: |this| this.get_mut().reset(), UnsafeCell::new(T::blank());
+    [T: Reset] Wrapping<T>: |this| this.0.reset(), Wrapping(T::blank());
+    [T: Reset] Saturating<T>: |this| this.0.reset(), Saturating(T::blank());
+    [T: Reset] Reverse<T>: |this| this.0.reset(), Reverse(T::blank());
+    [T] OnceCell<T>: |this| this.take(), OnceCell::new();
 }
 
 macro_rules! reset_tuple {

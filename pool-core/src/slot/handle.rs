@@ -83,6 +83,12 @@ impl<T> Handle<T> {
         let Some(bits) = NonZeroU64::new(word::pack(version.get(), index)) else {
             unreachable!()
         };
+        Self::of(bits)
+    }
+
+    /// The handle whose bits are `bits`.
+    #[inline]
+    const fn of(bits: NonZeroU64) -> Self {
         Self {
             bits,
             marker: PhantomData,
@@ -99,10 +105,7 @@ impl<T> Handle<T> {
         // `version | 1` sets bit 32: the compiler sees the word is not zero, and drops the
         // check.
         match NonZeroU64::new(word::pack(version | 1, index)) {
-            Some(bits) => Self {
-                bits,
-                marker: PhantomData,
-            },
+            Some(bits) => Self::of(bits),
             None => unreachable!(),
         }
     }
@@ -115,10 +118,7 @@ impl<T> Handle<T> {
         // The version is even: setting its low bit, bit 32, adds one, and the compiler sees the
         // word is not zero, and drops the check.
         match NonZeroU64::new(word | 1 << 32) {
-            Some(bits) => Self {
-                bits,
-                marker: PhantomData,
-            },
+            Some(bits) => Self::of(bits),
             None => unreachable!(),
         }
     }
@@ -127,10 +127,7 @@ impl<T> Handle<T> {
     /// the object whose fields its columns hold.
     #[inline]
     pub(crate) const fn cast<U>(self) -> Handle<U> {
-        Handle {
-            bits: self.bits,
-            marker: PhantomData,
-        }
+        Handle::of(self.bits)
     }
 
     /// The handle whose bits are `word`, the word of a live slot (its version odd, so not zero).
@@ -141,10 +138,7 @@ impl<T> Handle<T> {
         // versions, keeps it so), so bit 32 of its word is set. (Or-ing the bit in, as a safe
         // way to say so, cost iteration with handles two instructions an object.)
         let bits = unsafe { NonZeroU64::new_unchecked(word) };
-        Self {
-            bits,
-            marker: PhantomData,
-        }
+        Self::of(bits)
     }
 
     /// The slot this handle points into, from 0 to the pool's capacity.
@@ -242,10 +236,7 @@ impl<T> Handle<T> {
             return None;
         }
         match NonZeroU64::new(bits) {
-            Some(bits) => Some(Self {
-                bits,
-                marker: PhantomData,
-            }),
+            Some(bits) => Some(Self::of(bits)),
             None => None,
         }
     }

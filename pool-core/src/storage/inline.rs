@@ -1,6 +1,6 @@
 use super::part::{Part, PartMut};
 use super::slot_ref::SlotMut;
-use super::slots::{Chunks, ChunksMut, Slots, no_rest, no_rest_mut};
+use super::slots::{Chunks, ChunksMut, Rest, RestMut, Slots};
 use super::view::{ChunkView, SlotsView};
 use crate::limits::{self, FIRST_VERSION};
 use crate::slot::free_list::InlineStack;
@@ -275,12 +275,12 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
 
     #[inline]
     fn chunks(&self) -> Chunks<'_, T> {
-        iter::once(self.built_part()).chain(no_rest())
+        iter::once(self.built_part()).chain(Rest::default())
     }
 
     #[inline]
     fn chunks_mut(&mut self) -> ChunksMut<'_, T> {
-        iter::once(self.built_mut()).chain(no_rest_mut())
+        iter::once(self.built_mut()).chain(RestMut::default())
     }
 
     #[cold]

@@ -109,19 +109,3 @@ pub(crate) type Chunks<'a, T> = Chain<Once<Part<'a, T>>, Rest<'a, T>>;
 
 /// Every chunk of a pool, mutably, the first first.
 pub(crate) type ChunksMut<'a, T> = Chain<Once<PartMut<'a, T>>, RestMut<'a, T>>;
-
-/// No chunks past the first.
-pub(crate) fn no_rest<'a, T>() -> Rest<'a, T> {
-    #[cfg(feature = "alloc")]
-    return crate::storage::heap::grown::Chunks::empty();
-    #[cfg(not(feature = "alloc"))]
-    return core::iter::empty();
-}
-
-/// No chunks past the first, mutably.
-pub(crate) fn no_rest_mut<'a, T>() -> RestMut<'a, T> {
-    #[cfg(feature = "alloc")]
-    return crate::storage::heap::grown::ChunksMut::empty();
-    #[cfg(not(feature = "alloc"))]
-    return core::iter::empty();
-}

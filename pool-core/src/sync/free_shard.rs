@@ -43,45 +43,29 @@ impl FreeShard {
     pub(crate) fn pop<'a>(&self, next: impl Fn(u32) -> &'a AtomicU32) -> Result<u32, Word> {
         let layout = self.layout;
         // Acquire: the slot's `next`, and its object, as the pusher left them.
-        let mut head = self.head.load(Ordering::Acquire);
-        loop {
-            let top = layout.index(head);
-            if top == NIL {
-                return Err(head);
-            }
-            // Stale if another thread popped `top` meanwhile; the tag then fails the swap.
-            let below = next(top).load(Ordering::Relaxed);
-            match self.head.compare_exchange_weak(
-                head,
-                layout.next(head, below),
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => return Ok(top),
-                Err(now) => head = now,
-            }
-        }
+        let popped = self
+            .head
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |head| {
+                let top = layout.index(head);
+                // Stale if another thread popped `top` meanwhile; the tag then fails the swap.
+                (top != NIL).then(|| layout.next(head, next(top).load(Ordering::Relaxed)))
+            });
+        popped.map(|head| layout.index(head))
     }
 
     /// Puts slot `slot` on top of the stack. The caller owns it (took it off, or reclaimed it).
     #[inline]
     pub(crate) fn push(&self, slot: u32, next: &AtomicU32) {
         let layout = self.layout;
-        let mut head = self.head.load(Ordering::Relaxed);
-        loop {
-            next.store(layout.index(head), Ordering::Relaxed);
-            // Release: the next popper sees `next` and the slot's reset object. SeqCst, which
-            // costs the same on x86 and 64-bit Arm, for the waiters' handshake (see `sync/wait.rs`).
-            match self.head.compare_exchange_weak(
-                head,
-                layout.next(head, slot),
-                Ordering::SeqCst,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => return,
-                Err(now) => head = now,
-            }
-        }
+        // Release: the next popper sees `next` and the slot's reset object. SeqCst, which
+        // costs the same on x86 and 64-bit Arm, for the waiters' handshake (see `sync/wait.rs`).
+        let pushed = self
+            .head
+            .fetch_update(Ordering::SeqCst, Ordering::Relaxed, |head| {
+                next.store(layout.index(head), Ordering::Relaxed);
+                Some(layout.next(head, slot))
+            });
+        debug_assert!(pushed.is_ok(), "a push always swaps");
     }
 
     /// The index of the top slot, `NIL` when the stack is empty (a snapshot, for checks).

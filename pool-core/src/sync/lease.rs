@@ -1,9 +1,7 @@
 use super::primitives::{self as cell, MutPtr};
 use super::slots::SyncSlots;
 use crate::{Handle, Pooled};
-use core::fmt;
 use core::mem::ManuallyDrop;
-use core::ops::{Deref, DerefMut};
 use scopeguard::ScopeGuard;
 
 /// An object borrowed from a [`SyncPool`](crate::SyncPool) through `&SyncPool`, given back
@@ -107,12 +105,9 @@ impl<T: Pooled> Lent<T> {
 }
 
 impl<'a, T: Pooled> SyncLease<'a, T> {
-    /// A lease of slot `index`, which the caller took off the free list and filled.
-    pub(crate) fn new(slots: SyncSlots<'a, T>, index: u32, value: MutPtr<T>) -> Self {
-        Self {
-            slots,
-            lent: Lent::new(slots, index, value),
-        }
+    /// A lease of the slot `lent` holds, in `slots`.
+    pub(crate) fn new(slots: SyncSlots<'a, T>, lent: Lent<T>) -> Self {
+        Self { slots, lent }
     }
 
     /// Hands the object over to handle management: it becomes live, reachable by the returned
@@ -139,30 +134,10 @@ impl<'a, T: Pooled> SyncLease<'a, T> {
     }
 }
 
-impl<T: Pooled> Deref for SyncLease<'_, T> {
-    type Target = T;
-
-    #[inline]
-    fn deref(&self) -> &T {
-        self.lent.get()
-    }
-}
-
-impl<T: Pooled> DerefMut for SyncLease<'_, T> {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut T {
-        self.lent.get_mut()
-    }
-}
+through_lent!("SyncLease", [] SyncLease<'_, T>);
 
 impl<T: Pooled> Drop for SyncLease<'_, T> {
     fn drop(&mut self) {
         self.lent.give_back(self.slots);
-    }
-}
-
-impl<T: Pooled + fmt::Debug> fmt::Debug for SyncLease<'_, T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("SyncLease").field(&**self).finish()
     }
 }

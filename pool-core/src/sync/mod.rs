@@ -14,6 +14,46 @@ macro_rules! const_unless_loom {
     };
 }
 
+/// An array of `$value`s, in a `const fn` of `const_unless_loom!`: under loom, whose atomics'
+/// constructors are not `const`, built by `array::from_fn`.
+macro_rules! array_unless_loom {
+    ($value:expr) => {{
+        #[cfg(not(loom))]
+        let array = [const { $value }; _];
+        #[cfg(loom)]
+        let array = core::array::from_fn(|_| $value);
+        array
+    }};
+}
+
+/// `Deref`, `DerefMut` and `Debug` (as `$name`) of a lease type through its `lent` field:
+/// `SyncLease` and `OwnedSyncLease` differ only in how they reach the pool's slots.
+macro_rules! through_lent {
+    ($name:literal, [$($param:tt)*] $lease:ty) => {
+        impl<T: $crate::Pooled, $($param)*> core::ops::Deref for $lease {
+            type Target = T;
+
+            #[inline]
+            fn deref(&self) -> &T {
+                self.lent.get()
+            }
+        }
+
+        impl<T: $crate::Pooled, $($param)*> core::ops::DerefMut for $lease {
+            #[inline]
+            fn deref_mut(&mut self) -> &mut T {
+                self.lent.get_mut()
+            }
+        }
+
+        impl<T: $crate::Pooled + core::fmt::Debug, $($param)*> core::fmt::Debug for $lease {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_tuple($name).field(&**self).finish()
+            }
+        }
+    };
+}
+
 mod counts;
 mod free_shard;
 mod guard;

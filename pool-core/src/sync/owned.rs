@@ -2,9 +2,7 @@ use super::lease::Lent;
 use super::pool::SyncPool;
 use crate::{Handle, Heap, Pooled, Storage};
 use alloc::sync::Arc;
-use core::fmt;
 use core::mem::ManuallyDrop;
-use core::ops::{Deref, DerefMut};
 
 /// An object borrowed from a [`SyncPool`] held in an [`Arc`]: a [`SyncLease`](crate::SyncLease)
 /// that keeps its pool alive instead of borrowing it, so it is `'static` and can move into a
@@ -80,30 +78,10 @@ impl<T: Pooled, S, B: Storage> OwnedSyncLease<T, S, B> {
     }
 }
 
-impl<T: Pooled, S, B: Storage> Deref for OwnedSyncLease<T, S, B> {
-    type Target = T;
-
-    #[inline]
-    fn deref(&self) -> &T {
-        self.lent.get()
-    }
-}
-
-impl<T: Pooled, S, B: Storage> DerefMut for OwnedSyncLease<T, S, B> {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut T {
-        self.lent.get_mut()
-    }
-}
+through_lent!("OwnedSyncLease", [S, B: Storage] OwnedSyncLease<T, S, B>);
 
 impl<T: Pooled, S, B: Storage> Drop for OwnedSyncLease<T, S, B> {
     fn drop(&mut self) {
         self.lent.give_back(self.pool.view());
-    }
-}
-
-impl<T: Pooled + fmt::Debug, S, B: Storage> fmt::Debug for OwnedSyncLease<T, S, B> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("OwnedSyncLease").field(&**self).finish()
     }
 }

@@ -1,13 +1,10 @@
 use super::guard::SyncGuard;
 use super::iter::SyncIter;
-#[cfg(feature = "alloc")]
 use super::lease::Lent;
 use super::lease::SyncLease;
 use super::lifecycle::Released;
 #[cfg(feature = "alloc")]
 use super::owned::OwnedSyncLease;
-#[cfg(feature = "async")]
-use super::slots::Books;
 use super::slots::SyncSlots;
 use super::store::SyncStore;
 use crate::limits;
@@ -92,13 +89,6 @@ unsafe impl<T: Pooled + Send + Sync, S, B: Storage> Sync for SyncPool<T, S, B> {
 // SAFETY: the pool owns its objects and atomics: moving it moves them, which `T: Send` allows.
 unsafe impl<T: Pooled + Send, S, B: Storage> Send for SyncPool<T, S, B> {}
 
-impl<T: Pooled, S, B: Storage> SyncPool<T, S, B> {
-    /// The largest capacity a pool can have: slot indices are 32-bit, and with 32-bit state
-    /// words (on targets without 64-bit atomics) a free list's head holds an index and a tag
-    /// of at least 16 bits in one word, so 65,534 there.
-    pub const MAX_CAPACITY: usize = super::MAX_CAPACITY;
-}
-
 #[cfg(feature = "alloc")]
 impl<T: Pooled, S> SyncPool<T, S, Heap> {
     /// Builds a pool of `T::SIZE` blank objects (the `size` of `#[pool(size = N, sync)]`): the
@@ -146,52 +136,49 @@ impl<T: Pooled, S> SyncPool<T, S, Heap> {
 }
 
 impl<T: Pooled, S, const N: usize, const W: usize> SyncPool<T, S, Inline<N, W>> {
-    /// A pool of `N` objects inside itself, with no allocation: `const`, so it can be a
-    /// `static` that thread mode and interrupt handlers share (`#[pool(size = N, sync, storage
-    /// = inline)]`). It builds nothing: each slot's blank object is built the first time the
-    /// slot is taken, and reused from then on.
-    ///
-    /// ```
-    /// use pooling::Pooled;
-    ///
-    /// #[derive(Pooled)]
-    /// #[pool(size = 8, sync, storage = inline)]
-    /// struct Frame {
-    ///     len: u8,
-    ///     bytes: [u8; 64],
-    /// }
-    ///
-    /// static FRAMES: FramePool = FramePool::new();
-    ///
-    /// let frame = FRAMES.create(|f| f.len = 3)?;
-    /// assert_eq!(FRAMES.get(frame).unwrap().len, 3);
-    /// let lease = FRAMES.acquire(|_| {})?; // a `SyncLease<'static, Frame>`: `Send`, `'static`
-    /// std::thread::spawn(move || drop(lease)).join().unwrap();
-    /// assert_eq!(FRAMES.stats().live, 1);
-    /// # Ok::<(), pooling::PoolFull>(())
-    /// ```
-    ///
-    /// # Panics
-    /// If `N` exceeds [`MAX_CAPACITY`](SyncPool::MAX_CAPACITY): at compile time for a `static`.
-    #[cfg(not(loom))]
-    pub const fn new() -> Self {
-        Self {
-            store: super::store::InlineStore::new(),
-            strategy: PhantomData,
-        }
-    }
-
-    #[cfg(loom)]
-    #[expect(missing_docs, reason = "loom's model of the const one")]
-    pub fn new() -> Self {
-        Self {
-            store: super::store::InlineStore::new(),
-            strategy: PhantomData,
+    const_unless_loom! {
+        /// A pool of `N` objects inside itself, with no allocation: `const`, so it can be a
+        /// `static` that thread mode and interrupt handlers share (`#[pool(size = N, sync, storage
+        /// = inline)]`). It builds nothing: each slot's blank object is built the first time the
+        /// slot is taken, and reused from then on.
+        ///
+        /// ```
+        /// use pooling::Pooled;
+        ///
+        /// #[derive(Pooled)]
+        /// #[pool(size = 8, sync, storage = inline)]
+        /// struct Frame {
+        ///     len: u8,
+        ///     bytes: [u8; 64],
+        /// }
+        ///
+        /// static FRAMES: FramePool = FramePool::new();
+        ///
+        /// let frame = FRAMES.create(|f| f.len = 3)?;
+        /// assert_eq!(FRAMES.get(frame).unwrap().len, 3);
+        /// let lease = FRAMES.acquire(|_| {})?; // a `SyncLease<'static, Frame>`: `Send`, `'static`
+        /// std::thread::spawn(move || drop(lease)).join().unwrap();
+        /// assert_eq!(FRAMES.stats().live, 1);
+        /// # Ok::<(), pooling::PoolFull>(())
+        /// ```
+        ///
+        /// # Panics
+        /// If `N` exceeds [`MAX_CAPACITY`](SyncPool::MAX_CAPACITY): at compile time for a `static`.
+        pub fn new() -> Self {
+            Self {
+                store: super::store::InlineStore::new(),
+                strategy: PhantomData,
+            }
         }
     }
 }
 
 impl<T: Pooled, S, B: Storage> SyncPool<T, S, B> {
+    /// The largest capacity a pool can have: slot indices are 32-bit, and with 32-bit state
+    /// words (on targets without 64-bit atomics) a free list's head holds an index and a tag
+    /// of at least 16 bits in one word, so 65,534 there.
+    pub const MAX_CAPACITY: usize = super::MAX_CAPACITY;
+
     /// The number of slots, live or not.
     #[inline]
     pub fn capacity(&self) -> usize {
@@ -381,18 +368,9 @@ impl<T: Pooled, S, B: Storage> SyncPool<T, S, B> {
     #[inline]
     pub fn get(&self, handle: Handle<T>) -> Option<SyncGuard<'_, T>> {
         let slot = self.view().slot(handle)?;
-        if !slot.life.add_guard(handle.raw_version()) {
-            return None;
-        }
         #[expect(clippy::cast_possible_truncation, reason = "indices end below NIL")]
         let index = handle.index() as u32;
-        let guard = SyncGuard::new(self.view(), index, slot.value());
-        // With 32-bit words, the stamp may have matched another object's version: the guard
-        // then counts itself out as it drops.
-        if !slot.life.holds(handle.raw_version()) {
-            return None;
-        }
-        Some(guard)
+        self.view().guard(slot, index, handle.raw_version())
     }
 
     /// The object `handle` names, mutably, through an exclusive borrow of the pool (so no guard
@@ -565,12 +543,11 @@ impl<T: Pooled, S, B: Storage> SyncPool<T, S, B> {
     /// Lends the object of a free slot, set up by `init`; `None` when no slot is free.
     #[inline]
     pub(crate) fn lend(&self, init: impl FnOnce(&mut T)) -> Option<SyncLease<'_, T>> {
-        let (index, object) = self.view().take_free(|_, object| init(object))?;
-        Some(SyncLease::new(self.view(), index, object))
+        self.lent(init)
+            .map(|lent| SyncLease::new(self.view(), lent))
     }
 
     /// Lends the object of a free slot, set up by `init`, to a lease of any kind.
-    #[cfg(feature = "alloc")]
     #[inline]
     pub(crate) fn lent(&self, init: impl FnOnce(&mut T)) -> Option<Lent<T>> {
         let (index, object) = self.view().take_free(|_, object| init(object))?;
@@ -583,17 +560,10 @@ impl<T: Pooled, S, B: Storage> SyncPool<T, S, B> {
         self.store.slots()
     }
 
-    /// The books: the free lists, the count of refusals, the waiters.
-    #[cfg(feature = "async")]
-    #[inline]
-    pub(crate) fn slots(&self) -> &Books {
-        self.store.books()
-    }
-
     /// `Stats::waited` and `Stats::waiting`.
     #[cfg(feature = "async")]
     fn waits(&self) -> (u64, usize) {
-        let waiters = &self.slots().waiters;
+        let waiters = self.view().waiters();
         (waiters.waited(), waiters.waiting())
     }
 
@@ -631,7 +601,6 @@ impl<T: Pooled, S> Default for SyncPool<T, S, Heap> {
     }
 }
 
-/// Shows the [`Stats`] under the pool's name, not the objects.
 impl<T: Pooled, S, const N: usize, const W: usize> Default for SyncPool<T, S, Inline<N, W>> {
     fn default() -> Self {
         Self::new()

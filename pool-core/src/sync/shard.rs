@@ -38,22 +38,14 @@ impl Ids {
     /// The lowest id no thread holds, now held by the caller; `None` when all 64 are held.
     /// Relaxed: an id guards no data, the swap alone makes it the caller's.
     pub(crate) fn claim(&self) -> Option<u32> {
-        let mut taken = self.taken.load(Ordering::Relaxed);
-        loop {
-            let id = (!taken).trailing_zeros();
-            if id == u64::BITS {
-                return None;
-            }
-            match self.taken.compare_exchange_weak(
-                taken,
-                taken | 1 << id,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => return Some(id),
-                Err(now) => taken = now,
-            }
-        }
+        let lowest_free = |taken: u64| (!taken).trailing_zeros();
+        self.taken
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |taken| {
+                let id = lowest_free(taken);
+                (id != u64::BITS).then(|| taken | 1 << id)
+            })
+            .ok()
+            .map(lowest_free)
     }
 
     /// Gives back an id the caller held.

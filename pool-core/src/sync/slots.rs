@@ -95,31 +95,19 @@ impl Books {
         }
     }
 
-    /// The books of a pool of `N` slots, none built, whose versions are drawn when the first
-    /// slot is taken.
-    #[cfg(not(loom))]
-    pub(crate) const fn unbuilt<const N: usize>() -> Self {
-        Self {
-            shards: [const { FreeShard::new(N) }; SHARDS],
-            fresh: AtomicU32::new(0),
-            failed: AtomicCount::new(0),
-            #[cfg(feature = "async")]
-            waiters: Waiters::new(),
-            retired_at: AtomicU32::new(UNDRAWN),
-            built: 0,
-        }
-    }
-
-    #[cfg(loom)]
-    pub(crate) fn unbuilt<const N: usize>() -> Self {
-        Self {
-            shards: core::array::from_fn(|_| FreeShard::new(N)),
-            fresh: AtomicU32::new(0),
-            failed: AtomicCount::new(0),
-            #[cfg(feature = "async")]
-            waiters: Waiters::new(),
-            retired_at: AtomicU32::new(UNDRAWN),
-            built: 0,
+    const_unless_loom! {
+        /// The books of a pool of `N` slots, none built, whose versions are drawn when the
+        /// first slot is taken.
+        pub(crate) fn unbuilt<const N: usize>() -> Self {
+            Self {
+                shards: array_unless_loom!(FreeShard::new(N)),
+                fresh: AtomicU32::new(0),
+                failed: AtomicCount::new(0),
+                #[cfg(feature = "async")]
+                waiters: Waiters::new(),
+                retired_at: AtomicU32::new(UNDRAWN),
+                built: 0,
+            }
         }
     }
 
@@ -174,6 +162,25 @@ impl<T> SyncSlot<T> {
                 value: ObjectCell::new(),
             }
         }
+    }
+
+    /// A pointer to the object, for a guard to read.
+    #[inline]
+    pub(crate) fn value(&self) -> super::primitives::ConstPtr<T> {
+        self.value.get()
+    }
+
+    /// The object live at `version`, through an exclusive borrow: no guard or lease can be
+    /// out.
+    #[cfg(not(loom))]
+    #[inline]
+    pub(crate) fn live_mut(&mut self, version: u32) -> Option<&mut T> {
+        if !self.life.is_live_at(version) {
+            return None;
+        }
+        // SAFETY: a live slot's object is built (see `SyncSlot`), and `&mut self` rules out
+        // any other reference to it.
+        Some(unsafe { self.value.exclusive() })
     }
 }
 
@@ -379,19 +386,12 @@ impl<'a, T: Pooled> SyncSlots<'a, T> {
     /// before the pool reached other threads, and one built on first use is its taker's.
     #[inline]
     fn take_fresh(&self) -> Option<u32> {
-        let mut fresh = self.books.fresh.load(Ordering::Relaxed);
-        while (fresh as usize) < self.all.len() {
-            match self.books.fresh.compare_exchange_weak(
-                fresh,
-                fresh + 1,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => return Some(fresh),
-                Err(now) => fresh = now,
-            }
-        }
-        None
+        let len = self.all.len();
+        (self.books.fresh)
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |fresh| {
+                ((fresh as usize) < len).then_some(fresh + 1)
+            })
+            .ok()
     }
 
     /// Builds the blank object of slot `index`, which the caller just took fresh and whose
@@ -499,16 +499,25 @@ impl<'a, T: Pooled> SyncSlots<'a, T> {
     pub(crate) fn guard_live(&self, index: u32) -> Option<(Handle<T>, SyncGuard<'a, T>)> {
         let slot = &self.all[index as usize];
         let version = slot.life.live_version()?;
+        let guard = self.guard(slot, index, version)?;
+        Some((Handle::new(index, NonZeroU32::MIN | version), guard))
+    }
+
+    /// A guard on the object of `slot`, slot `index`, if it is live at `version`.
+    #[inline]
+    pub(crate) fn guard(
+        &self,
+        slot: &'a SyncSlot<T>,
+        index: u32,
+        version: u32,
+    ) -> Option<SyncGuard<'a, T>> {
         if !slot.life.add_guard(version) {
             return None;
         }
         let guard = SyncGuard::new(*self, index, slot.value());
-        // With 32-bit words, the stamp may have matched another object's version.
-        if !slot.life.holds(version) {
-            return None;
-        }
-        let handle = Handle::new(index, NonZeroU32::MIN | version);
-        Some((handle, guard))
+        // With 32-bit words, the stamp may have matched another object's version: the guard
+        // then counts itself out as it drops.
+        slot.life.holds(version).then_some(guard)
     }
 
     /// Counts a guard of slot `index` out; true when the caller must now reclaim the slot.
@@ -601,26 +610,5 @@ impl<'a, T: Pooled> SyncSlots<'a, T> {
     pub(crate) fn force_version(&self, index: usize, relative: u32) {
         let offset = limits::offset_of(self.books.retired_at());
         self.all[index].life.start_at(offset.wrapping_add(relative));
-    }
-}
-
-impl<T> SyncSlot<T> {
-    /// A pointer to the object, for a guard to read.
-    #[inline]
-    pub(crate) fn value(&self) -> super::primitives::ConstPtr<T> {
-        self.value.get()
-    }
-
-    /// The object live at `version`, through an exclusive borrow: no guard or lease can be
-    /// out.
-    #[cfg(not(loom))]
-    #[inline]
-    pub(crate) fn live_mut(&mut self, version: u32) -> Option<&mut T> {
-        if !self.life.is_live_at(version) {
-            return None;
-        }
-        // SAFETY: a live slot's object is built (see `SyncSlot`), and `&mut self` rules out
-        // any other reference to it.
-        Some(unsafe { self.value.exclusive() })
     }
 }

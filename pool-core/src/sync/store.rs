@@ -13,10 +13,6 @@ pub trait SyncStore<T> {
     /// The slots and books, as guards and leases reach them.
     fn slots(&self) -> SyncSlots<'_, T>;
 
-    /// The books, for the waiters.
-    #[cfg(feature = "async")]
-    fn books(&self) -> &Books;
-
     /// The slot at `index`, through an exclusive borrow.
     fn slot_mut(&mut self, index: usize) -> Option<&mut SyncSlot<T>>;
 }
@@ -57,19 +53,12 @@ pub struct InlineStore<T, const N: usize> {
 }
 
 impl<T, const N: usize> InlineStore<T, N> {
-    #[cfg(not(loom))]
-    pub(crate) const fn new() -> Self {
-        Self {
-            all: [const { SyncSlot::unbuilt() }; N],
-            books: Books::unbuilt::<N>(),
-        }
-    }
-
-    #[cfg(loom)]
-    pub(crate) fn new() -> Self {
-        Self {
-            all: core::array::from_fn(|_| SyncSlot::unbuilt()),
-            books: Books::unbuilt::<N>(),
+    const_unless_loom! {
+        pub(crate) fn new() -> Self {
+            Self {
+                all: array_unless_loom!(SyncSlot::unbuilt()),
+                books: Books::unbuilt::<N>(),
+            }
         }
     }
 }
@@ -82,12 +71,6 @@ macro_rules! store {
             #[inline]
             fn slots(&self) -> SyncSlots<'_, T> {
                 SyncSlots::new(&self.all, &self.books)
-            }
-
-            #[cfg(feature = "async")]
-            #[inline]
-            fn books(&self) -> &Books {
-                &self.books
             }
 
             #[inline]

@@ -343,7 +343,7 @@ impl<T: Pooled, S> SyncPool<T, S> {
             let index = slots.wait().await;
             // No await from here on: the slot is the lease's, or back (if `init` panics).
             let object = slots.fill(index, home(), |_, object| init(object));
-            SyncLease::new(slots, index, object)
+            SyncLease::new(slots, Lent::new(slots, index, object))
         }
     }
 

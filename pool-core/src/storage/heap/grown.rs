@@ -276,9 +276,9 @@ fn empty_positions<T>(geometry: Geometry) -> Vec<Position<T>> {
 /// The grown chunks, in index order; see [`Grown::chunks`].
 pub(crate) struct Chunks<'a, T>(slice::Iter<'a, Position<T>>);
 
-impl<T> Chunks<'_, T> {
-    /// No chunks: the rest of a pool that never grows.
-    pub(crate) fn empty() -> Self {
+/// No chunks: the rest of a pool that never grows.
+impl<T> Default for Chunks<'_, T> {
+    fn default() -> Self {
         Self([].iter())
     }
 }
@@ -302,9 +302,9 @@ impl<'a, T> Iterator for Chunks<'a, T> {
 /// The grown chunks, mutably, in index order; see [`Grown::chunks_mut`].
 pub(crate) struct ChunksMut<'a, T>(slice::IterMut<'a, Position<T>>);
 
-impl<T> ChunksMut<'_, T> {
-    /// No chunks: the rest of a pool that never grows.
-    pub(crate) fn empty() -> Self {
+/// No chunks: the rest of a pool that never grows.
+impl<T> Default for ChunksMut<'_, T> {
+    fn default() -> Self {
         Self([].iter_mut())
     }
 }

@@ -124,15 +124,6 @@ impl<T> HeapSlots<T> {
         let room = limit.saturating_sub(self.capacity());
         self.grown.next(room, self.offset)
     }
-
-    /// The word of the slot at `index`, if there is one.
-    #[inline]
-    pub(crate) fn word(&self, index: usize) -> Option<u64> {
-        match self.first.word(index) {
-            Some(word) => Some(word),
-            None => self.grown.word(index),
-        }
-    }
 }
 
 impl<T> Slots<T> for HeapSlots<T> {
@@ -179,7 +170,10 @@ impl<T> Slots<T> for HeapSlots<T> {
 
     #[inline]
     fn word(&self, index: usize) -> Option<u64> {
-        HeapSlots::word(self, index)
+        match self.first.word(index) {
+            Some(word) => Some(word),
+            None => self.grown.word(index),
+        }
     }
 
     #[inline]
