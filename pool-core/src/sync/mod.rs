@@ -17,9 +17,9 @@ macro_rules! const_unless_loom {
 /// An array of `$value`s, in a `const fn` of `const_unless_loom!`: under loom, whose atomics'
 /// constructors are not `const`, built by `array::from_fn`.
 macro_rules! array_unless_loom {
-    ($value:expr) => {{
+    ($value:expr; $len:expr) => {{
         #[cfg(not(loom))]
-        let array = [const { $value }; _];
+        let array = [const { $value }; $len];
         #[cfg(loom)]
         let array = core::array::from_fn(|_| $value);
         array

@@ -100,7 +100,7 @@ impl Books {
         /// first slot is taken.
         pub(crate) fn unbuilt<const N: usize>() -> Self {
             Self {
-                shards: array_unless_loom!(FreeShard::new(N)),
+                shards: array_unless_loom!(FreeShard::new(N); SHARDS),
                 fresh: AtomicU32::new(0),
                 failed: AtomicCount::new(0),
                 #[cfg(feature = "async")]

@@ -56,7 +56,7 @@ impl<T, const N: usize> InlineStore<T, N> {
     const_unless_loom! {
         pub(crate) fn new() -> Self {
             Self {
-                all: array_unless_loom!(SyncSlot::unbuilt()),
+                all: array_unless_loom!(SyncSlot::unbuilt(); N),
                 books: Books::unbuilt::<N>(),
             }
         }
