@@ -187,6 +187,13 @@ pub trait SlotsView<'a, T> {
     /// view again.
     fn build_next(&self, blank: impl FnOnce() -> T) -> Option<(ChunkView<'a, T>, usize, usize)>;
 
+    /// Whether [`build_next`](SlotsView::build_next) may build a slot: false for storage that
+    /// builds every slot up front.
+    #[inline]
+    fn may_build(&self) -> bool {
+        true
+    }
+
     /// [`Slots::grow`](super::Slots::grow), through the view, as `build_next` returns. The
     /// caller keeps `blank` from reaching the view again.
     fn grow(

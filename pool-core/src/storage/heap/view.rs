@@ -88,6 +88,11 @@ impl<'a, T> SlotsView<'a, T> for HeapView<'a, T> {
         None
     }
 
+    #[inline]
+    fn may_build(&self) -> bool {
+        false
+    }
+
     /// `HeapSlots::grow`, through the view: no reference to the headers lives while `blank`,
     /// user code, builds the chunk, which may reach the lender.
     fn grow(
