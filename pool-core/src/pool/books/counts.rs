@@ -189,16 +189,27 @@ impl Counts {
         }
     }
 
-    /// An object was created live, its high water mark left to
-    /// [`raise_high_water`](Counts::raise_high_water): the caller knows when it may have risen.
+    /// An object was created live, its high water mark raised before, if it had to be, by
+    /// [`raise_high_water_for_one_more`](Counts::raise_high_water_for_one_more).
     #[inline]
     pub(crate) fn count_create(&mut self) {
         self.created += 1;
     }
 
-    /// The high water mark raised to the objects in use, if they are more.
-    pub(crate) fn raise_high_water(&mut self) {
-        self.high_water = self.high_water.max(self.in_use());
+    /// The high water mark raised to the objects in use and one about to be made, if they are
+    /// more; whether it rose.
+    pub(crate) fn raise_high_water_for_one_more(&mut self) -> bool {
+        let rises = self.in_use() + 1 > self.high_water;
+        if rises {
+            self.high_water = self.in_use() + 1;
+        }
+        rises
+    }
+
+    /// Undoes [`raise_high_water_for_one_more`](Counts::raise_high_water_for_one_more) that
+    /// raised the mark, for an object that was not made after all.
+    pub(crate) fn lower_high_water(&mut self) {
+        self.high_water -= 1;
     }
 
     /// `count` objects were created, one after another.
