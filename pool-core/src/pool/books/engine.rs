@@ -23,9 +23,9 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         // out-of-line path finds the slot and does not take `init`. One compare, of the list's
         // length with its floor, keeps both an empty list and a rising high water mark off the
         // inline path.
-        let (slot, len, raised) = match self.free.next_above_floor() {
+        let (slot, len) = match self.free.next_above_floor() {
             Some((head, len)) => match self.slots.first_slot_mut(head) {
-                Some(slot) => ((head, slot), len, false),
+                Some(slot) => ((head, slot), len),
                 None => {
                     Self::free_slot_at_floor(&mut self.slots, &mut self.free, &mut self.counts)?
                 }
@@ -35,7 +35,6 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         Some(Self::fill(
             slot,
             len,
-            raised,
             &mut self.free,
             &mut self.counts,
             init,
@@ -43,26 +42,26 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     }
 
     /// [`free_slot_past_first`](Books::free_slot_past_first) for `create`, where the list may
-    /// be at its floor: the high water mark counts the object about to be made (whether it
-    /// rose, for `fill` to lower it again if `init` unwinds), and the floor follows it.
+    /// be at its floor: the high water mark counts the object about to be made (`fill` lowers
+    /// it again if `init` unwinds), and the floor follows it.
     #[cold]
     #[inline(never)]
     fn free_slot_at_floor<'s>(
         slots: &'s mut B::Slots<T>,
         free: &mut Free<T, B>,
         counts: &mut Counts,
-    ) -> Option<((usize, SlotMut<'s, T>), usize, bool)> {
+    ) -> Option<((usize, SlotMut<'s, T>), usize)> {
         if free.top() == NIL {
             free.push(slots.build_next(blank::<T>)?);
         }
-        let raised = counts.raise_high_water_for_one_more();
+        counts.raise_high_water_for_one_more();
         let usable = slots.built() - counts.retired();
         free.set_floor(usable.saturating_sub(counts.high_water()));
         let head = free.top() as usize;
         let slot = slots
             .slot_mut(head)
             .expect("free-list indices are in the pool");
-        Some(((head, slot), free.len(), raised))
+        Some(((head, slot), free.len()))
     }
 
     /// Creates up to `count` objects in free slots, handing `init` each one's place in the
@@ -211,13 +210,12 @@ impl<T: Pooled, B: Storage> Books<T, B> {
 
     /// Fills the free slot at the head of the free list with a new object: resets it, hands
     /// it to `init` with its handle-to-be, then takes the slot off the list and makes it live.
-    /// `raised`: whether the high water mark was raised for it, to be lowered again (and the
-    /// floor forgotten) if `init` unwinds.
+    /// If `init` unwinds, a high water mark raised for the object is lowered again, and the
+    /// floor set with it forgotten.
     #[inline]
     fn fill(
         (index, slot): (usize, SlotMut<'_, T>),
         len: usize,
-        raised: bool,
         free: &mut Free<T, B>,
         counts: &mut Counts,
         init: impl FnOnce(Handle<T>, &mut T),
@@ -233,8 +231,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
             scopeguard::guard((object, free, &mut *counts), |(object, free, counts)| {
                 object.reset_at_release();
                 free.push(index);
-                if raised {
-                    counts.lower_high_water();
+                if counts.undo_rise() {
                     free.forget_floor();
                 }
             });
