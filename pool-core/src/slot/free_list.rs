@@ -36,20 +36,24 @@ pub(crate) trait FreeStack {
     )]
     fn reserve(&mut self, total: usize);
 
-    /// The slot `create` takes next, `None` when none is free: where the list is empty, and
-    /// only there, it checks its count.
+    /// The slot `create` takes next, and the list's length, where the list is longer than its
+    /// [floor](FreeStack::set_floor): a create that leaves the high water mark as it is. `None`
+    /// where the list is empty or the mark may rise: one compare for both.
     #[inline]
-    fn next(&self) -> Option<usize> {
+    fn next_above_floor(&self) -> Option<(usize, usize)> {
         let (entries, len) = self.parts();
-        if len == 0 {
+        if len <= self.floor() {
             return None;
         }
         debug_assert!(len <= entries.len());
-        // SAFETY: the list counts no more entries than its room (the invariant above), so the
-        // top one, at `len - 1`, is in it.
+        // SAFETY: `len` is above the floor, so at least 1, and the list counts no more entries
+        // than its room (the invariant above): the top one, at `len - 1`, is in it.
         let top = unsafe { *entries.get_unchecked(len - 1) };
-        Some(top as usize)
+        Some((top as usize, len))
     }
+
+    /// The length at or below which a `create` may raise the high water mark.
+    fn floor(&self) -> usize;
 
     /// The slot `create` takes next, `NIL` when none is free.
     #[inline]
@@ -99,29 +103,27 @@ pub(crate) trait FreeStack {
         self.stack().push_freed(index);
     }
 
-    /// Takes the slot at the top off the list, whose length the caller read as `len`, and says
-    /// whether the list is now shorter than its [floor](FreeStack::set_floor): whether the pool
-    /// may hold more objects than its high water mark. The length from a register, not loaded
-    /// again: a `release` just stored it, and a churn step waited on that store twice.
+    /// Takes the slot at the top off the list, whose length the caller read as `len`: from a
+    /// register, not loaded again (a `release` just stored it, and a churn step waited on that
+    /// store twice).
     #[inline]
-    fn pop_to_floor(&mut self, len: usize) -> bool {
+    fn pop_from(&mut self, len: usize) {
         let stack = self.stack();
         debug_assert_eq!(*stack.len, len);
         *stack.len = len - 1;
-        len - 1 < stack.floor.0
     }
 
-    /// Sets the length below which [`pop_to_floor`](FreeStack::pop_to_floor) says the pool
-    /// holds more objects than its high water mark: for a pool whose built slots less its
+    /// Sets the length at or below which [`next_above_floor`](FreeStack::next_above_floor)
+    /// says a create may raise the high water mark: for a pool whose built slots less its
     /// retired ones are `usable`, `usable - high_water`. Whatever may raise that figure
     /// (building slots, growing) or lower the mark resets the floor to unknown, which every
-    /// shorter list is below.
+    /// list is at or below.
     #[inline]
     fn set_floor(&mut self, floor: usize) {
         *self.stack().floor = Floor(floor);
     }
 
-    /// Makes the floor unknown: the next `pop_to_floor` says to look.
+    /// Makes the floor unknown: the next `next_above_floor` says to look.
     #[inline]
     fn forget_floor(&mut self) {
         *self.stack().floor = Floor::UNKNOWN;
@@ -325,6 +327,11 @@ impl FreeStack for HeapStack {
     }
 
     #[inline]
+    fn floor(&self) -> usize {
+        self.floor.0
+    }
+
+    #[inline]
     fn stack(&mut self) -> StackMut<'_> {
         StackMut {
             entries: &mut self.entries,
@@ -397,6 +404,11 @@ impl<const N: usize> FreeStack for InlineStack<N> {
     #[inline]
     fn parts(&self) -> (&[u32], usize) {
         (&self.entries, self.len)
+    }
+
+    #[inline]
+    fn floor(&self) -> usize {
+        self.floor.0
     }
 
     #[inline]

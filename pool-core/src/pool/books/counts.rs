@@ -18,6 +18,10 @@ pub(crate) struct Counts {
     failed: u64,
     evicted: u64,
     retired: usize,
+    /// `created` when the high water mark last rose for an object about to be made (a
+    /// `create`'s out-of-line path, before `init`), so that an `init` that unwinds lowers it
+    /// again; any other value once that object is made, as `created` then counts it.
+    rose_for: u64,
 }
 
 /// Counts a restored pool may start from: below them, no count overflows before its pool has run
@@ -36,6 +40,7 @@ impl Counts {
             failed: 0,
             evicted: 0,
             retired: 0,
+            rose_for: u64::MAX,
         }
     }
 
@@ -147,6 +152,7 @@ impl Counts {
             failed,
             evicted,
             retired,
+            rose_for: u64::MAX,
         })
     }
 
@@ -189,16 +195,31 @@ impl Counts {
         }
     }
 
-    /// An object was created live, its high water mark left to
-    /// [`raise_high_water`](Counts::raise_high_water): the caller knows when it may have risen.
+    /// An object was created live, its high water mark raised before, if it had to be, by
+    /// [`raise_high_water_for_one_more`](Counts::raise_high_water_for_one_more).
     #[inline]
     pub(crate) fn count_create(&mut self) {
         self.created += 1;
     }
 
-    /// The high water mark raised to the objects in use, if they are more.
-    pub(crate) fn raise_high_water(&mut self) {
-        self.high_water = self.high_water.max(self.in_use());
+    /// The high water mark raised to the objects in use and one about to be made, if they are
+    /// more, for [`undo_rise`](Counts::undo_rise) to lower again if that object is not made.
+    pub(crate) fn raise_high_water_for_one_more(&mut self) {
+        if self.in_use() + 1 > self.high_water {
+            self.high_water = self.in_use() + 1;
+            self.rose_for = self.created;
+        }
+    }
+
+    /// For an object that was not made after all (its `init` unwound): lowers the high water
+    /// mark if it rose for it; whether it did.
+    pub(crate) fn undo_rise(&mut self) -> bool {
+        let rose = self.rose_for == self.created;
+        if rose {
+            self.high_water -= 1;
+            self.rose_for = u64::MAX;
+        }
+        rose
     }
 
     /// `count` objects were created, one after another.

@@ -20,30 +20,48 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     #[inline]
     pub(crate) fn create(&mut self, init: impl FnOnce(Handle<T>, &mut T)) -> Option<Handle<T>> {
         // One call of `init` for both paths, so that what it captures stays in registers: the
-        // out-of-line path finds the slot and does not take `init`.
-        let (slot, len) = match self.free.next() {
-            Some(head) => match self.slots.first_slot_mut(head) {
-                Some(slot) => ((head, slot), self.free.len()),
-                None => Self::free_slot_past_first(&mut self.slots, &mut self.free)?,
+        // out-of-line path finds the slot and does not take `init`. One compare, of the list's
+        // length with its floor, keeps both an empty list and a rising high water mark off the
+        // inline path.
+        let (slot, len) = match self.free.next_above_floor() {
+            Some((head, len)) => match self.slots.first_slot_mut(head) {
+                Some(slot) => ((head, slot), len),
+                None => {
+                    Self::free_slot_at_floor(&mut self.slots, &mut self.free, &mut self.counts)?
+                }
             },
-            None => Self::free_slot_past_first(&mut self.slots, &mut self.free)?,
+            None => Self::free_slot_at_floor(&mut self.slots, &mut self.free, &mut self.counts)?,
         };
-        let (handle, below_floor) = Self::fill(slot, len, &mut self.free, &mut self.counts, init);
-        if below_floor {
-            self.raise_high_water();
-        }
-        Some(handle)
+        Some(Self::fill(
+            slot,
+            len,
+            &mut self.free,
+            &mut self.counts,
+            init,
+        ))
     }
 
-    /// The pool may hold more objects than its high water mark: raises the mark to the objects
-    /// in use, and sets the free list's floor to the length below which they would pass it.
+    /// [`free_slot_past_first`](Books::free_slot_past_first) for `create`, where the list may
+    /// be at its floor: the high water mark counts the object about to be made (`fill` lowers
+    /// it again if `init` unwinds), and the floor follows it.
     #[cold]
     #[inline(never)]
-    fn raise_high_water(&mut self) {
-        self.counts.raise_high_water();
-        let usable = self.slots.built() - self.counts.retired();
-        self.free
-            .set_floor(usable.saturating_sub(self.counts.high_water()));
+    fn free_slot_at_floor<'s>(
+        slots: &'s mut B::Slots<T>,
+        free: &mut Free<T, B>,
+        counts: &mut Counts,
+    ) -> Option<((usize, SlotMut<'s, T>), usize)> {
+        if free.top() == NIL {
+            free.push(slots.build_next(blank::<T>)?);
+        }
+        counts.raise_high_water_for_one_more();
+        let usable = slots.built() - counts.retired();
+        free.set_floor(usable.saturating_sub(counts.high_water()));
+        let head = free.top() as usize;
+        let slot = slots
+            .slot_mut(head)
+            .expect("free-list indices are in the pool");
+        Some(((head, slot), free.len()))
     }
 
     /// Creates up to `count` objects in free slots, handing `init` each one's place in the
@@ -192,9 +210,8 @@ impl<T: Pooled, B: Storage> Books<T, B> {
 
     /// Fills the free slot at the head of the free list with a new object: resets it, hands
     /// it to `init` with its handle-to-be, then takes the slot off the list and makes it live.
-    /// Returns the handle, and whether the pool may now hold more objects than its high water
-    /// mark ([`FreeStack::pop_to_floor`]): the counts are kept in two instructions, and the
-    /// mark out of line.
+    /// If `init` unwinds, a high water mark raised for the object is lowered again, and the
+    /// floor set with it forgotten.
     #[inline]
     fn fill(
         (index, slot): (usize, SlotMut<'_, T>),
@@ -202,23 +219,27 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         free: &mut Free<T, B>,
         counts: &mut Counts,
         init: impl FnOnce(Handle<T>, &mut T),
-    ) -> (Handle<T>, bool) {
+    ) -> Handle<T> {
         let SlotMut { object, place } = slot;
         let handle = place.next_handle(index);
         object.reset_at_reuse();
         // The slot comes off the free list before `init` runs, so that the list's length stays
         // in a register; if `init` unwinds, the object is reset and the slot goes back on top,
         // which is all there is to undo. (`init` cannot reach the pool: it is borrowed mutably.)
-        let below_floor = free.pop_to_floor(len);
-        let mut taken = scopeguard::guard((object, free), |(object, free)| {
-            object.reset_at_release();
-            free.push(index);
-        });
+        free.pop_from(len);
+        let mut taken =
+            scopeguard::guard((object, free, &mut *counts), |(object, free, counts)| {
+                object.reset_at_release();
+                free.push(index);
+                if counts.undo_rise() {
+                    free.forget_floor();
+                }
+            });
         init(handle, taken.0);
         ScopeGuard::into_inner(taken);
         place.fill(handle);
         counts.count_create();
-        (handle, below_floor)
+        handle
     }
 
     /// Resets the live object `handle` names and frees its slot.
