@@ -23,14 +23,13 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         // out-of-line path finds the slot and does not take `init`. One compare, of the list's
         // length with its floor, keeps both an empty list and a rising high water mark off the
         // inline path.
+        let counts = Some(&mut self.counts);
         let (slot, len) = match self.free.next_above_floor() {
             Some((head, len)) => match self.slots.first_slot_mut(head) {
                 Some(slot) => ((head, slot), len),
-                None => {
-                    Self::free_slot_at_floor(&mut self.slots, &mut self.free, &mut self.counts)?
-                }
+                None => Self::free_slot_past_first(&mut self.slots, &mut self.free, counts)?,
             },
-            None => Self::free_slot_at_floor(&mut self.slots, &mut self.free, &mut self.counts)?,
+            None => Self::free_slot_past_first(&mut self.slots, &mut self.free, counts)?,
         };
         Some(Self::fill(
             slot,
@@ -39,29 +38,6 @@ impl<T: Pooled, B: Storage> Books<T, B> {
             &mut self.counts,
             init,
         ))
-    }
-
-    /// [`free_slot_past_first`](Books::free_slot_past_first) for `create`, where the list may
-    /// be at its floor: the high water mark counts the object about to be made (`fill` lowers
-    /// it again if `init` unwinds), and the floor follows it.
-    #[cold]
-    #[inline(never)]
-    fn free_slot_at_floor<'s>(
-        slots: &'s mut B::Slots<T>,
-        free: &mut Free<T, B>,
-        counts: &mut Counts,
-    ) -> Option<((usize, SlotMut<'s, T>), usize)> {
-        if free.top() == NIL {
-            free.push(slots.build_next(blank::<T>)?);
-        }
-        counts.raise_high_water_for_one_more();
-        let usable = slots.built() - counts.retired();
-        free.set_floor(usable.saturating_sub(counts.high_water()));
-        let head = free.top() as usize;
-        let slot = slots
-            .slot_mut(head)
-            .expect("free-list indices are in the pool");
-        Some(((head, slot), free.len()))
     }
 
     /// Creates up to `count` objects in free slots, handing `init` each one's place in the
@@ -185,21 +161,30 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     /// first use.
     pub(crate) fn has_free_slot(&mut self) -> bool {
         self.free.top() != NIL
-            || Self::free_slot_past_first(&mut self.slots, &mut self.free).is_some()
+            || Self::free_slot_past_first(&mut self.slots, &mut self.free, None).is_some()
     }
 
     /// The slot at the head of the free list when it is not one of the first slots, or there is
     /// none and storage that builds slots on first use builds one: out of line, so that the hot
     /// path keeps its registers. `None` when no slot is free; with the slot, the list's length.
+    /// With `counts`, for a `create` whose list may be at its floor: the high water mark counts
+    /// the object about to be made (`fill` lowers it again if `init` unwinds), and the floor
+    /// follows it.
     #[cold]
     #[inline(never)]
     fn free_slot_past_first<'s>(
         slots: &'s mut B::Slots<T>,
         free: &mut Free<T, B>,
+        counts: Option<&mut Counts>,
     ) -> Option<((usize, SlotMut<'s, T>), usize)> {
         if free.top() == NIL {
             free.push(slots.build_next(blank::<T>)?);
             free.forget_floor();
+        }
+        if let Some(counts) = counts {
+            counts.raise_high_water_for_one_more();
+            let usable = slots.built() - counts.retired();
+            free.set_floor(usable.saturating_sub(counts.high_water()));
         }
         let head = free.top() as usize;
         let slot = slots
