@@ -17,8 +17,9 @@ pub(crate) trait FreeStack {
     #[cfg(all(feature = "serde", feature = "alloc"))]
     fn with_room(capacity: usize) -> Self;
 
-    /// The room for entries, and how many are on the list.
-    fn parts(&self) -> (&[u32], usize);
+    /// The room for entries, how many are on the list, and its
+    /// [floor](FreeStack::set_floor).
+    fn parts(&self) -> (&[u32], usize, usize);
 
     /// The list, to change.
     fn stack(&mut self) -> StackMut<'_>;
@@ -41,8 +42,8 @@ pub(crate) trait FreeStack {
     /// where the list is empty or the mark may rise: one compare for both.
     #[inline]
     fn next_above_floor(&self) -> Option<(usize, usize)> {
-        let (entries, len) = self.parts();
-        if len <= self.floor() {
+        let (entries, len, floor) = self.parts();
+        if len <= floor {
             return None;
         }
         debug_assert!(len <= entries.len());
@@ -52,13 +53,10 @@ pub(crate) trait FreeStack {
         Some((top as usize, len))
     }
 
-    /// The length at or below which a `create` may raise the high water mark.
-    fn floor(&self) -> usize;
-
     /// The slot `create` takes next, `NIL` when none is free.
     #[inline]
     fn top(&self) -> u32 {
-        let (entries, len) = self.parts();
+        let (entries, len, _) = self.parts();
         // One bounds check for both ends: below the bottom wraps past the end.
         entries.get(len.wrapping_sub(1)).copied().unwrap_or(NIL)
     }
@@ -79,7 +77,7 @@ pub(crate) trait FreeStack {
     )]
     #[inline]
     fn entries(&self) -> &[u32] {
-        let (entries, len) = self.parts();
+        let (entries, len, _) = self.parts();
         entries.get(..len).unwrap_or_default()
     }
 
@@ -322,13 +320,8 @@ impl FreeStack for HeapStack {
     }
 
     #[inline]
-    fn parts(&self) -> (&[u32], usize) {
-        (&self.entries, self.len)
-    }
-
-    #[inline]
-    fn floor(&self) -> usize {
-        self.floor.0
+    fn parts(&self) -> (&[u32], usize, usize) {
+        (&self.entries, self.len, self.floor.0)
     }
 
     #[inline]
@@ -402,13 +395,8 @@ impl<const N: usize> FreeStack for InlineStack<N> {
     }
 
     #[inline]
-    fn parts(&self) -> (&[u32], usize) {
-        (&self.entries, self.len)
-    }
-
-    #[inline]
-    fn floor(&self) -> usize {
-        self.floor.0
+    fn parts(&self) -> (&[u32], usize, usize) {
+        (&self.entries, self.len, self.floor.0)
     }
 
     #[inline]

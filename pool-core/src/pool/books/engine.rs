@@ -207,24 +207,36 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     ) -> Handle<T> {
         let SlotMut { object, place } = slot;
         let handle = place.next_handle(index);
+        // If the reset unwinds, the slot is still on the list: a high water mark raised for
+        // the object is all there is to undo.
+        let books = scopeguard::guard((free, counts), |(free, counts)| {
+            Self::undo_rise(free, counts);
+        });
         object.reset_at_reuse();
+        let (free, counts) = ScopeGuard::into_inner(books);
         // The slot comes off the free list before `init` runs, so that the list's length stays
         // in a register; if `init` unwinds, the object is reset and the slot goes back on top,
-        // which is all there is to undo. (`init` cannot reach the pool: it is borrowed mutably.)
+        // and the mark comes down. (`init` cannot reach the pool: it is borrowed mutably.)
         free.pop_from(len);
         let mut taken =
             scopeguard::guard((object, free, &mut *counts), |(object, free, counts)| {
                 object.reset_at_release();
                 free.push(index);
-                if counts.undo_rise() {
-                    free.forget_floor();
-                }
+                Self::undo_rise(free, counts);
             });
         init(handle, taken.0);
         ScopeGuard::into_inner(taken);
         place.fill(handle);
         counts.count_create();
         handle
+    }
+
+    /// Lowers a high water mark raised for an object that was not made after all, and forgets
+    /// the floor set with it.
+    fn undo_rise(free: &mut Free<T, B>, counts: &mut Counts) {
+        if counts.undo_rise() {
+            free.forget_floor();
+        }
     }
 
     /// Resets the live object `handle` names and frees its slot.
