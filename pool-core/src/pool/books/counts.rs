@@ -19,8 +19,8 @@ pub(crate) struct Counts {
     evicted: u64,
     retired: usize,
     /// `created` when the high water mark last rose for an object about to be made (a
-    /// `create`'s out-of-line path, before `init`), so that an `init` that unwinds lowers it
-    /// again; any other value once that object is made, as `created` then counts it.
+    /// `create`'s out-of-line path, before its reset and `init`), so that either unwinding
+    /// lowers it again; any other value once that object is made, as `created` then counts it.
     rose_for: u64,
 }
 
@@ -211,8 +211,8 @@ impl Counts {
         }
     }
 
-    /// For an object that was not made after all (its `init` unwound): lowers the high water
-    /// mark if it rose for it; whether it did.
+    /// For an object that was not made after all (its reset at reuse or its `init` unwound):
+    /// lowers the high water mark if it rose for it; whether it did.
     pub(crate) fn undo_rise(&mut self) -> bool {
         let rose = self.rose_for == self.created;
         if rose {

@@ -168,8 +168,8 @@ impl<T: Pooled, B: Storage> Books<T, B> {
     /// none and storage that builds slots on first use builds one: out of line, so that the hot
     /// path keeps its registers. `None` when no slot is free; with the slot, the list's length.
     /// With `counts`, for a `create` whose list may be at its floor: the high water mark counts
-    /// the object about to be made (`fill` lowers it again if `init` unwinds), and the floor
-    /// follows it.
+    /// the object about to be made (`fill` lowers it again if the reset or `init` unwinds), and
+    /// the floor follows it.
     #[cold]
     #[inline(never)]
     fn free_slot_past_first<'s>(
@@ -195,8 +195,8 @@ impl<T: Pooled, B: Storage> Books<T, B> {
 
     /// Fills the free slot at the head of the free list with a new object: resets it, hands
     /// it to `init` with its handle-to-be, then takes the slot off the list and makes it live.
-    /// If `init` unwinds, a high water mark raised for the object is lowered again, and the
-    /// floor set with it forgotten.
+    /// If the reset or `init` unwinds, a high water mark raised for the object is lowered
+    /// again, and the floor set with it forgotten.
     #[inline]
     fn fill(
         (index, slot): (usize, SlotMut<'_, T>),
