@@ -261,6 +261,16 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
     }
 
     #[inline]
+    fn first_part_mut(&mut self) -> PartMut<'_, T> {
+        self.built_mut()
+    }
+
+    #[inline]
+    fn part_mut(&mut self, index: usize) -> Option<(PartMut<'_, T>, usize)> {
+        (index < self.built).then(|| (self.built_mut(), index))
+    }
+
+    #[inline]
     fn slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>> {
         let PartMut {
             objects,

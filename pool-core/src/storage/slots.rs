@@ -56,6 +56,12 @@ pub trait Slots<T>: Sized {
     /// slots). The hot paths look here first, and elsewhere only out of line.
     fn first_slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>>;
 
+    /// The slots [`first_slot_mut`](Slots::first_slot_mut) looks in.
+    fn first_part_mut(&mut self) -> PartMut<'_, T>;
+
+    /// The chunk holding the built slot at `index`, mutably, and the index within it.
+    fn part_mut(&mut self, index: usize) -> Option<(PartMut<'_, T>, usize)>;
+
     /// Asks the memory system for the slot at `index`, if it is one of the first slots: a
     /// hint, which changes nothing.
     #[inline]

@@ -22,17 +22,17 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         // One call of `init` for both paths, so that what it captures stays in registers: the
         // out-of-line path finds the slot and does not take `init`. One compare, of the list's
         // length with its floor, keeps both an empty list and a rising high water mark off the
-        // inline path.
+        // inline path. The paths meet with the slot's chunk and its index there, not the slot:
+        // the object and word are then reached from the chunk's starts by a scaled index, where
+        // their addresses worked out on each path took three instructions more.
         let counts = Some(&mut self.counts);
-        let (slot, len) = match self.free.next_above_floor() {
-            Some((head, len)) => match self.slots.first_slot_mut(head) {
-                Some(slot) => ((head, slot), len),
-                None => Self::free_slot_past_first(&mut self.slots, &mut self.free, counts)?,
-            },
-            None => Self::free_slot_past_first(&mut self.slots, &mut self.free, counts)?,
+        let first = self.slots.first_part_mut();
+        let ((part, local), len) = match self.free.next_above_floor() {
+            Some((head, len)) if head < first.objects.len() => ((first, head), len),
+            _ => Self::free_slot_past_first(&mut self.slots, &mut self.free, counts)?,
         };
         Some(Self::fill(
-            slot,
+            (part.base + local, part.into_slot(local)?),
             len,
             &mut self.free,
             &mut self.counts,
@@ -166,7 +166,8 @@ impl<T: Pooled, B: Storage> Books<T, B> {
 
     /// The slot at the head of the free list when it is not one of the first slots, or there is
     /// none and storage that builds slots on first use builds one: out of line, so that the hot
-    /// path keeps its registers. `None` when no slot is free; with the slot, the list's length.
+    /// path keeps its registers. `None` when no slot is free; with the slot (its chunk and its
+    /// index there), the list's length.
     /// With `counts`, for a `create` whose list may be at its floor: the high water mark counts
     /// the object about to be made (`fill` lowers it again if the reset or `init` unwinds), and
     /// the floor follows it.
@@ -176,7 +177,7 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         slots: &'s mut B::Slots<T>,
         free: &mut Free<T, B>,
         counts: Option<&mut Counts>,
-    ) -> Option<((usize, SlotMut<'s, T>), usize)> {
+    ) -> Option<((PartMut<'s, T>, usize), usize)> {
         if free.top() == NIL {
             free.push(slots.build_next(blank::<T>)?);
             free.forget_floor();
@@ -187,10 +188,10 @@ impl<T: Pooled, B: Storage> Books<T, B> {
             free.set_floor(usable.saturating_sub(counts.high_water()));
         }
         let head = free.top() as usize;
-        let slot = slots
-            .slot_mut(head)
+        let part = slots
+            .part_mut(head)
             .expect("free-list indices are in the pool");
-        Some(((head, slot), free.len()))
+        Some((part, free.len()))
     }
 
     /// Fills the free slot at the head of the free list with a new object: resets it, hands
@@ -217,13 +218,16 @@ impl<T: Pooled, B: Storage> Books<T, B> {
         // The slot comes off the free list before `init` runs, so that the list's length stays
         // in a register; if `init` unwinds, the object is reset and the slot goes back on top,
         // and the mark comes down. (`init` cannot reach the pool: it is borrowed mutably.)
+        // The slot's index is the handle's: `index` (which checks it) is not kept across `init`.
         free.pop_from(len);
-        let mut taken =
-            scopeguard::guard((object, free, &mut *counts), |(object, free, counts)| {
+        let mut taken = scopeguard::guard(
+            (object, free, &mut *counts),
+            move |(object, free, counts)| {
                 object.reset_at_release();
-                free.push(index);
+                free.push(handle.index());
                 Self::undo_rise(free, counts);
-            });
+            },
+        );
         init(handle, taken.0);
         ScopeGuard::into_inner(taken);
         place.fill(handle);

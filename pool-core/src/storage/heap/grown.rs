@@ -3,7 +3,6 @@ use super::geometry::{Geometry, POSITIONS};
 use crate::limits::{FIRST_VERSION, RETIRED_VERSION};
 use crate::slot::state;
 use crate::storage::part::{Part, PartMut};
-use crate::storage::slot_ref::SlotMut;
 use alloc::vec::Vec;
 use core::slice;
 
@@ -93,13 +92,14 @@ impl<T> Grown<T> {
         chunk.word(local)
     }
 
+    /// The chunk holding `index` (past the first chunk), mutably, and the index within it.
     #[cold]
-    pub(crate) fn slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>> {
+    pub(crate) fn part_mut(&mut self, index: usize) -> Option<(PartMut<'_, T>, usize)> {
         if index < self.geometry.start() {
             return None;
         }
         let (k, local) = self.geometry.position(index);
-        self.positions.get_mut(k)?.chunk.as_mut()?.slot_mut(local)
+        Some((self.positions.get_mut(k)?.chunk.as_mut()?.part_mut(), local))
     }
 
     /// The same chunks in the same positions, each object made by `object` (see

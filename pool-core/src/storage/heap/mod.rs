@@ -9,6 +9,7 @@ use crate::slot::offset;
 use crate::storage::heap::chunk::Chunk;
 use crate::storage::heap::geometry::POSITIONS;
 use crate::storage::heap::grown::Grown;
+use crate::storage::part::PartMut;
 use crate::storage::slot_ref::SlotMut;
 use crate::storage::slots::{Chunks, ChunksMut, Slots};
 use core::iter;
@@ -187,12 +188,23 @@ impl<T> Slots<T> for HeapSlots<T> {
     }
 
     #[inline]
-    fn slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>> {
+    fn first_part_mut(&mut self) -> PartMut<'_, T> {
+        self.first.part_mut()
+    }
+
+    #[inline]
+    fn part_mut(&mut self, index: usize) -> Option<(PartMut<'_, T>, usize)> {
         if index < self.first.len() {
-            self.first.slot_mut(index)
+            Some((self.first.part_mut(), index))
         } else {
-            self.grown.slot_mut(index)
+            self.grown.part_mut(index)
         }
+    }
+
+    #[inline]
+    fn slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>> {
+        let (part, local) = self.part_mut(index)?;
+        part.into_slot(local)
     }
 
     #[inline]
