@@ -256,11 +256,6 @@ impl<T, const N: usize, const W: usize> Slots<T> for InlineSlots<T, N, W> {
     }
 
     #[inline]
-    fn first_slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>> {
-        self.slot_mut(index)
-    }
-
-    #[inline]
     fn first_part_mut(&mut self) -> PartMut<'_, T> {
         self.built_mut()
     }

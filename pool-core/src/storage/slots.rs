@@ -51,13 +51,16 @@ pub trait Slots<T>: Sized {
     /// The built slot at `index`, mutably.
     fn slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>>;
 
-    /// The slot at `index`, mutably, if it is one of those that index 0 starts: every slot
-    /// built up to the first that is not (a heap pool's first chunk, an inline pool's built
-    /// slots). The hot paths look here first, and elsewhere only out of line.
-    fn first_slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>>;
-
-    /// The slots [`first_slot_mut`](Slots::first_slot_mut) looks in.
+    /// The slots that index 0 starts, mutably: every slot built up to the first that is not (a
+    /// heap pool's first chunk, an inline pool's built slots). The hot paths look here first,
+    /// and elsewhere only out of line.
     fn first_part_mut(&mut self) -> PartMut<'_, T>;
+
+    /// The slot at `index`, mutably, if it is one of the [first](Slots::first_part_mut).
+    #[inline]
+    fn first_slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>> {
+        self.first_part_mut().into_slot(index)
+    }
 
     /// The chunk holding the built slot at `index`, mutably, and the index within it.
     fn part_mut(&mut self, index: usize) -> Option<(PartMut<'_, T>, usize)>;

@@ -1,7 +1,6 @@
 use crate::slot::occupancy;
 use crate::slot::state;
 use crate::storage::part::{Part, PartMut};
-use crate::storage::slot_ref::SlotMut;
 use crate::storage::view::ChunkView;
 use alloc::boxed::Box;
 
@@ -147,12 +146,6 @@ impl<T> Chunk<T> {
     #[inline]
     pub(crate) fn word(&self, local: usize) -> Option<u64> {
         self.words.get(local).copied()
-    }
-
-    /// The slot at `local`, mutably.
-    #[inline]
-    pub(crate) fn slot_mut(&mut self, local: usize) -> Option<SlotMut<'_, T>> {
-        self.part_mut().into_slot(local)
     }
 
     /// Asks the memory system for the slot at `local` (its word and object), which `create`

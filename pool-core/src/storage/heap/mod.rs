@@ -178,11 +178,6 @@ impl<T> Slots<T> for HeapSlots<T> {
     }
 
     #[inline]
-    fn first_slot_mut(&mut self, index: usize) -> Option<SlotMut<'_, T>> {
-        self.first.slot_mut(index)
-    }
-
-    #[inline]
     fn prefetch(&self, index: usize) {
         self.first.prefetch(index);
     }
